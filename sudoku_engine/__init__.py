@@ -1,0 +1,6 @@
+"""sudoku_engine: solve, rate, explain and generate Sudoku puzzles (see DESIGN.md for the map)."""
+
+from .grid import Grid, InvalidPuzzle, cell_name, parse_cell
+from .solver import count_solutions, is_unique, solve
+
+__all__ = ["Grid", "InvalidPuzzle", "cell_name", "count_solutions", "is_unique", "parse_cell", "solve"]

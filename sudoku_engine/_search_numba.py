@@ -1,0 +1,162 @@
+"""The exact search of ``_search_py`` compiled by numba: same propagation (naked and hidden singles), same
+minimum-remaining-values branching, on int32 arrays with an explicit stack instead of recursion.
+
+Importing this module needs numba; ``solver`` falls back to the pure-Python search when it is missing.
+Compiled code is cached next to this file (``cache=True``), so only the first run on a machine compiles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .grid import PEERS, POPCOUNT, UNITS
+
+_PEERS = np.array(PEERS, dtype=np.int32)
+_UNITS = np.array(UNITS, dtype=np.int32)
+_POPCOUNT = np.array(POPCOUNT, dtype=np.int32)
+_LOW = 0x1FF
+_DONE = 0x200
+
+
+@njit(cache=True)
+def _eliminate_from_peers(cand, queue, head):  # type: ignore[no-untyped-def]
+    """Naked singles over the queue ``queue[:head]``; returns -1 on a contradiction, else 0."""
+    while head > 0:
+        head -= 1
+        cell = queue[head]
+        mask = cand[cell]
+        if mask & _DONE:
+            continue
+        cand[cell] = mask | _DONE
+        for i in range(20):
+            peer = _PEERS[cell, i]
+            peer_mask = cand[peer]
+            if peer_mask & mask:
+                peer_mask &= ~mask
+                cand[peer] = peer_mask
+                low = peer_mask & _LOW
+                if low == 0:
+                    return -1
+                if low & (low - 1) == 0:
+                    queue[head] = peer
+                    head += 1
+    return 0
+
+
+@njit(cache=True)
+def _hidden_singles(cand, queue):  # type: ignore[no-untyped-def]
+    """Hidden singles in all 27 units; returns -1 on a contradiction, else how many cells it queued."""
+    head = 0
+    for u in range(27):
+        once = 0
+        twice = 0
+        for i in range(9):
+            mask = cand[_UNITS[u, i]] & _LOW
+            twice |= once & mask
+            once |= mask
+        if once != _LOW:
+            return -1
+        hidden = once & ~twice
+        if hidden:
+            for i in range(9):
+                cell = _UNITS[u, i]
+                mask = cand[cell] & _LOW
+                found = mask & hidden
+                if found and mask != found:
+                    if found & (found - 1):
+                        return -1
+                    cand[cell] = found
+                    queue[head] = cell
+                    head += 1
+    return head
+
+
+@njit(cache=True)
+def _propagate(cand, queue, head):  # type: ignore[no-untyped-def]
+    """Naked and hidden singles to a fixed point; False when the position has no solution."""
+    while True:
+        if _eliminate_from_peers(cand, queue, head) < 0:
+            return False
+        head = _hidden_singles(cand, queue)
+        if head < 0:
+            return False
+        if head == 0:
+            return True
+
+
+@njit(cache=True)
+def _choose_cell(cand):  # type: ignore[no-untyped-def]
+    """The open cell with the fewest candidates, or -1 when every cell is decided."""
+    best = -1
+    best_count = 10
+    for cell in range(81):
+        mask = cand[cell]
+        if mask & _DONE:
+            continue
+        n = _POPCOUNT[mask]
+        if n < best_count:
+            best = cell
+            best_count = n
+            if n == 2:
+                break
+    return best
+
+
+@njit(cache=True)
+def count(values, limit, solution):  # type: ignore[no-untyped-def]
+    """Solutions of ``values`` (int8[81], 0 = empty) capped at ``limit``; the first goes into ``solution``."""
+    cand = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    head = 0
+    for cell in range(81):
+        v = values[cell]
+        if v:
+            cand[cell] = 1 << (v - 1)
+            queue[head] = cell
+            head += 1
+        else:
+            cand[cell] = _LOW
+    if not _propagate(cand, queue, head):
+        return 0
+    saved = np.empty((82, 81), dtype=np.int32)
+    cells = np.empty(82, dtype=np.int32)
+    remaining = np.empty(82, dtype=np.int32)
+    depth = 0
+    total = 0
+    descend = True
+    while True:
+        if descend:
+            cell = _choose_cell(cand)
+            if cell < 0:
+                if total == 0:
+                    for c in range(81):
+                        low = cand[c] & _LOW
+                        d = 0
+                        while low:
+                            low >>= 1
+                            d += 1
+                        solution[c] = d
+                total += 1
+                if total >= limit:
+                    return total
+            else:
+                saved[depth, :] = cand
+                cells[depth] = cell
+                remaining[depth] = cand[cell] & _LOW
+                depth += 1
+        descend = False
+        while depth > 0 and not descend:
+            top = depth - 1
+            rem = remaining[top]
+            if rem == 0:
+                depth -= 1
+                continue
+            low_bit = rem & -rem
+            remaining[top] = rem ^ low_bit
+            cand[:] = saved[top]
+            cand[cells[top]] = low_bit
+            queue[0] = cells[top]
+            descend = _propagate(cand, queue, 1)
+        if not descend:
+            return total

@@ -1,0 +1,127 @@
+"""Pure-Python exact search: bitmask constraint propagation (naked and hidden singles) plus depth-first search.
+
+This is the reference implementation and the fallback where the numba kernel is missing; the kernel in
+``_search_numba`` runs the same algorithm on arrays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .grid import ALL_CANDIDATES, PEERS, POPCOUNT, UNITS, bit
+
+DONE = 0x200  # flag bit: this cell's single digit has been removed from its peers
+LOW = ALL_CANDIDATES
+
+
+def _eliminate_from_peers(cand: list[int], queue: list[int]) -> bool:
+    """Naked singles: remove each queued cell's digit from its peers; False on a contradiction."""
+    while queue:
+        cell = queue.pop()
+        mask = cand[cell]
+        if mask & DONE:
+            continue
+        cand[cell] = mask | DONE
+        clear = ~mask
+        for peer in PEERS[cell]:
+            peer_mask = cand[peer]
+            if peer_mask & mask:
+                peer_mask &= clear
+                cand[peer] = peer_mask
+                low = peer_mask & LOW
+                if not low:
+                    return False
+                if not low & (low - 1):
+                    queue.append(peer)
+    return True
+
+
+def _hidden_singles(cand: list[int], queue: list[int]) -> bool:
+    """Hidden singles: a digit with one place left in a unit goes there; False on a contradiction."""
+    for unit in UNITS:
+        once = twice = 0
+        for cell in unit:
+            mask = cand[cell] & LOW
+            twice |= once & mask
+            once |= mask
+        if once != LOW:
+            return False
+        hidden = once & ~twice
+        if hidden:
+            for cell in unit:
+                mask = cand[cell] & LOW
+                found = mask & hidden
+                if found and mask != found:
+                    if found & (found - 1):
+                        return False
+                    cand[cell] = found
+                    queue.append(cell)
+    return True
+
+
+def propagate(cand: list[int], queue: list[int]) -> bool:
+    """Apply naked and hidden singles until nothing changes; False when the position has no solution."""
+    while True:
+        if not _eliminate_from_peers(cand, queue):
+            return False
+        if not _hidden_singles(cand, queue):
+            return False
+        if not queue:
+            return True
+
+
+def _choose_cell(cand: list[int]) -> int:
+    """The open cell with the fewest candidates, or -1 when every cell is decided."""
+    best, best_count = -1, 10
+    for cell in range(81):
+        mask = cand[cell]
+        if mask & DONE:
+            continue
+        count = POPCOUNT[mask]
+        if count < best_count:
+            best, best_count = cell, count
+            if count == 2:
+                break
+    return best
+
+
+def _values(cand: list[int]) -> list[int]:
+    """Digits of a fully decided candidate list."""
+    return [(mask & LOW).bit_length() for mask in cand]
+
+
+def _search(cand: list[int], limit: int, found: list[list[int]], rng: random.Random | None) -> int:
+    """Count solutions below a propagated position, up to ``limit``; the first ones go into ``found``."""
+    cell = _choose_cell(cand)
+    if cell < 0:
+        found.append(_values(cand))
+        return 1
+    digits = [d for d in range(1, 10) if cand[cell] >> (d - 1) & 1]
+    if rng is not None:
+        rng.shuffle(digits)
+    total = 0
+    for digit in digits:
+        child = cand[:]
+        child[cell] = bit(digit)
+        if propagate(child, [cell]):
+            total += _search(child, limit - total, found, rng)
+            if total >= limit:
+                break
+    return total
+
+
+def initial_candidates(values: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Candidate masks and the propagation queue for a list of 81 values (0 = empty)."""
+    cand = [bit(v) if v else LOW for v in values]
+    return cand, [c for c, v in enumerate(values) if v]
+
+
+def count(values: Sequence[int], limit: int, rng: random.Random | None = None) -> tuple[int, list[int] | None]:
+    """Number of solutions (capped at ``limit``) and the first solution found, or None."""
+    cand, queue = initial_candidates(values)
+    if not propagate(cand, queue):
+        return 0, None
+    found: list[list[int]] = []
+    total = _search(cand, limit, found, rng)
+    return total, (found[0] if found else None)

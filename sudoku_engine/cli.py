@@ -1,0 +1,202 @@
+"""The command line (DESIGN section 4): ``solve`` and ``generate``.
+
+Puzzles come as arguments (puzzle text or a file path) or one per line on stdin. Files ending in ``.tsv``
+have a header line; the ``puzzle`` column is read (the first column when no header names it). A bad line
+prints one line on stderr, the batch goes on, and the exit code is 2 at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from .generate import generate_puzzle, givens_for_slider
+from .grid import InvalidPuzzle, format_values, parse_values
+from .solver import solve_count, warm_up
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+@dataclass(frozen=True)
+class InputLine:
+    """One puzzle line to process, with where it came from for error messages."""
+
+    source: str
+    line: int
+    text: str
+
+
+def _tsv_column(header: str) -> int:
+    """Index of the ``puzzle`` column of a TSV header, or 0 when none is named so."""
+    names = [name.strip().lower() for name in header.split("\t")]
+    return names.index("puzzle") if "puzzle" in names else 0
+
+
+def _lines_of(source: str, stream: Iterable[str], has_header: bool) -> Iterator[InputLine]:
+    """Puzzle lines of a stream, skipping blanks, ``#`` comments and a header line."""
+    column = 0
+    for number, raw in enumerate(stream, start=1):
+        text = raw.rstrip("\r\n")
+        if number == 1 and (has_header or text.split("\t")[0].strip().lower() == "puzzle"):
+            column = _tsv_column(text)
+            continue
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        fields = text.split("\t")
+        yield InputLine(source, number, fields[column] if column < len(fields) else "")
+
+
+def read_inputs(args: Sequence[str], stdin: TextIO) -> Iterator[InputLine | str]:
+    """Puzzle lines from arguments (text, files, ``-`` for stdin) or stdin; a str item is an error message."""
+    if not args:
+        yield from _lines_of("stdin", stdin, has_header=False)
+        return
+    for index, arg in enumerate(args, start=1):
+        path = Path(arg)
+        if arg == "-":
+            yield from _lines_of("stdin", stdin, has_header=False)
+        elif path.suffix in (".txt", ".tsv") or path.is_file():
+            if not path.is_file():
+                yield f"{arg}: no such file"
+                continue
+            with path.open(encoding="utf-8") as stream:
+                yield from _lines_of(arg, stream, has_header=path.suffix == ".tsv")
+        else:
+            yield InputLine("argument", index, arg)
+
+
+def _emit(out: TextIO, text: str) -> None:
+    """Write one output line and flush it, so callers can stream."""
+    out.write(text + "\n")
+    out.flush()
+
+
+def _solve_record(values: tuple[int, ...], puzzle_text: str) -> dict[str, object]:
+    """The JSON record of ``solve`` for one puzzle."""
+    found, solution = solve_count(values, limit=2)
+    return {"puzzle": puzzle_text, "solution": str(solution) if solution else None, "solutions": found}
+
+
+def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Solve each input puzzle; text lines or JSON records; 2 when any input was bad."""
+    bad = 0
+    for item in read_inputs(options.puzzles, sys.stdin):
+        if isinstance(item, str):
+            bad += 1
+            err.write(f"error: {item}\n")
+            continue
+        try:
+            values = parse_values(item.text)
+        except InvalidPuzzle as exc:
+            bad += 1
+            err.write(f"error: {item.source}:{item.line}: {exc}\n")
+            continue
+        record = _solve_record(values, format_values(values))
+        if options.jsonl:
+            _emit(out, json.dumps(record))
+        elif options.count:
+            _emit(out, str(record["solutions"]))
+        else:
+            _emit(out, str(record["solution"] or "no solution"))
+    return EXIT_BAD_INPUT if bad else 0
+
+
+def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Generate ``--count`` puzzles; puzzle i of a seeded run uses seed ``K + i``."""
+    givens = options.givens
+    if options.slider is not None:
+        givens = givens_for_slider(options.slider)
+    warm_up()
+    for index in range(options.count):
+        seed = None if options.seed is None else options.seed + index
+        started = time.perf_counter()
+        made = generate_puzzle(seed=seed, givens=givens, symmetric=options.pattern == "symmetric")
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if options.jsonl:
+            record = {
+                "puzzle": str(made.puzzle),
+                "solution": str(made.solution),
+                "givens": made.puzzle.givens,
+                "seed": made.seed,
+                "pattern": options.pattern,
+                "ms": round(elapsed_ms, 2),
+            }
+            _emit(out, json.dumps(record))
+        else:
+            _emit(out, str(made.puzzle))
+    return 0
+
+
+def _slider(text: str) -> float:
+    """A slider value 0..100 from the command line."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"slider must be between 0 and 100, not {text}")
+    return value
+
+
+def _ranged_int(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type for an int in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``sudoku-engine``."""
+    parser = _Parser(prog="sudoku-engine", description="Solve and generate Sudoku puzzles.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = commands.add_parser("solve", help="solve puzzles and count their solutions (up to 2)")
+    solve.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
+    solve.add_argument("--count", action="store_true", help="print the number of solutions (0, 1 or 2)")
+    solve.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
+    solve.set_defaults(run=run_solve)
+
+    generate = commands.add_parser("generate", help="generate unique, locally minimal puzzles")
+    generate.add_argument("--count", type=_ranged_int(1, 1_000_000), default=1, help="how many puzzles")
+    generate.add_argument("--seed", type=_ranged_int(0, 2**63 - 1), help="seed for reproducible output")
+    level = generate.add_mutually_exclusive_group()
+    level.add_argument("--givens", type=_ranged_int(17, 81), help="stop digging at this many givens")
+    level.add_argument("--slider", type=_slider, help="difficulty slider 0..100 (maps to givens for now)")
+    generate.add_argument("--pattern", choices=("symmetric", "free"), default="symmetric")
+    generate.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
+    generate.set_defaults(run=run_generate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``sudoku-engine`` and ``python -m sudoku_engine``."""
+    options = build_parser().parse_args(argv)
+    try:
+        code: int = options.run(options, sys.stdout, sys.stderr)
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    return code

@@ -1,0 +1,121 @@
+"""Exact solver: ``solve``, ``count_solutions(limit)`` and ``is_unique``.
+
+Bitmask constraint propagation (naked and hidden singles to a fixed point) plus depth-first search on the
+cell with the fewest candidates. It is the inner loop of every uniqueness check and generator, so it runs as
+a numba-compiled kernel when numba is installed (the ``fast`` extra) and as plain Python otherwise; both give
+the same counts and the same first solution. Set ``SUDOKU_ENGINE_BACKEND=python`` to force the fallback.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from . import _search_py
+from .grid import Grid, InvalidPuzzle, parse_values
+
+PuzzleLike = Grid | str | Sequence[int]
+_Counter = Callable[[Sequence[int], int], tuple[int, "list[int] | None"]]
+
+_backend: tuple[str, _Counter] | None = None
+
+
+def _numba_counter() -> _Counter:
+    """A counter running the numba kernel; ImportError where numba is missing."""
+    from . import _search_numba
+
+    kernel = _search_numba.count
+
+    def counter(values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
+        solution = np.zeros(81, dtype=np.int8)
+        found = int(kernel(np.asarray(values, dtype=np.int8), limit, solution))
+        return found, (solution.tolist() if found else None)
+
+    return counter
+
+
+def _python_counter(values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
+    """A counter running the pure-Python search."""
+    return _search_py.count(values, limit)
+
+
+def _select_backend() -> tuple[str, _Counter]:
+    """The fastest available backend, honouring SUDOKU_ENGINE_BACKEND (``numba`` or ``python``)."""
+    wanted = os.environ.get("SUDOKU_ENGINE_BACKEND", "").strip().lower()
+    if wanted not in ("", "numba", "python"):
+        raise ValueError(f"SUDOKU_ENGINE_BACKEND must be 'numba' or 'python', not {wanted!r}")
+    if wanted != "python":
+        try:
+            return "numba", _numba_counter()
+        except ImportError:
+            if wanted == "numba":
+                raise
+    return "python", _python_counter
+
+
+def backend() -> str:
+    """Name of the search backend in use: ``numba`` or ``python``."""
+    return _get_backend()[0]
+
+
+def _get_backend() -> tuple[str, _Counter]:
+    """The chosen backend, selected once on first use (importing numba is not free)."""
+    global _backend
+    if _backend is None:
+        _backend = _select_backend()
+    return _backend
+
+
+def warm_up() -> str:
+    """Select the backend and run it once (loads or compiles the kernel); returns the backend name."""
+    name, counter = _get_backend()
+    counter([0] * 81, 1)
+    return name
+
+
+def use_backend(name: str) -> None:
+    """Switch the search backend (``numba`` or ``python``); for tests and benchmarks."""
+    global _backend
+    if name == "numba":
+        _backend = ("numba", _numba_counter())
+    elif name == "python":
+        _backend = ("python", _python_counter)
+    else:
+        raise ValueError(f"unknown backend {name!r}: use 'numba' or 'python'")
+
+
+def as_values(puzzle: PuzzleLike) -> tuple[int, ...]:
+    """The 81 values of a puzzle given as a Grid, text, or a sequence of ints (0 = empty)."""
+    if isinstance(puzzle, Grid):
+        return puzzle.values
+    if isinstance(puzzle, str):
+        return parse_values(puzzle)
+    values = tuple(int(v) for v in puzzle)
+    if len(values) != 81 or any(not 0 <= v <= 9 for v in values):
+        raise InvalidPuzzle("a puzzle is 81 values, each 0 (empty) or a digit 1..9")
+    return values
+
+
+def solve_count(puzzle: PuzzleLike, limit: int = 2) -> tuple[int, Grid | None]:
+    """How many solutions (capped at ``limit``) and the first one found, or None when there is none."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    found, solution = _get_backend()[1](as_values(puzzle), limit)
+    return found, (Grid(tuple(solution)) if solution is not None else None)
+
+
+def solve(puzzle: PuzzleLike) -> Grid | None:
+    """A solution of the puzzle, or None when it has none (the first found when it has several)."""
+    return solve_count(puzzle, limit=1)[1]
+
+
+def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
+    """Number of solutions, counted up to ``limit`` and never beyond it."""
+    return solve_count(puzzle, limit)[0]
+
+
+def is_unique(puzzle: PuzzleLike) -> bool:
+    """True when the puzzle has exactly one solution."""
+    return count_solutions(puzzle, limit=2) == 1

@@ -1,0 +1,124 @@
+"""The command line: solve and generate, their JSON fields, and one stderr line per bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sudoku_engine.cli import main
+from sudoku_engine.grid import is_valid_solution, parse_values
+
+EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+EULER_01_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+NO_SOLUTION = "12345678." + "........9" + "." * 63
+TWO_SOLUTIONS = "." * 81
+
+
+def run(capsys, monkeypatch, argv, stdin=""):
+    """Run the CLI in-process; returns (exit code, stdout lines, stderr lines)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out.splitlines(), captured.err.splitlines()
+
+
+def test_solve_an_argument(capsys, monkeypatch):
+    assert run(capsys, monkeypatch, ["solve", EULER_01]) == (0, [EULER_01_SOLUTION], [])
+
+
+def test_solve_jsonl_fields(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, ["solve", "--jsonl", EULER_01, NO_SOLUTION, TWO_SOLUTIONS])
+    records = [json.loads(line) for line in out]
+    assert code == 0 and err == []
+    assert records[0] == {"puzzle": EULER_01, "solution": EULER_01_SOLUTION, "solutions": 1}
+    assert records[1] == {"puzzle": NO_SOLUTION, "solution": None, "solutions": 0}
+    assert records[2]["solutions"] == 2
+    assert is_valid_solution([0] * 81, parse_values(records[2]["solution"]))
+
+
+def test_solve_count_from_stdin(capsys, monkeypatch):
+    stdin = f"{EULER_01}\n\n# a comment\n{TWO_SOLUTIONS}\n{NO_SOLUTION}\n"
+    assert run(capsys, monkeypatch, ["solve", "--count"], stdin) == (0, ["1", "2", "0"], [])
+
+
+def test_bad_lines_are_reported_and_the_batch_goes_on(capsys, monkeypatch):
+    stdin = f"{EULER_01}\n123\n{'x' * 81}\n{'55' + '.' * 79}\n{EULER_01.replace('.', '0')}\n"
+    code, out, err = run(capsys, monkeypatch, ["solve"], stdin)
+    assert code == 2
+    assert out == [EULER_01_SOLUTION, EULER_01_SOLUTION]
+    assert err == [
+        "error: stdin:2: wrong length: 3 cells, expected 81",
+        "error: stdin:3: invalid character 'x' at position 1: only digits 1-9 and '.' or '0' for blanks are allowed",
+        "error: stdin:4: two 5s in row 1: r1c1 and r1c2",
+    ]
+
+
+def test_files_txt_and_tsv_with_header(tmp_path, capsys, monkeypatch):
+    txt = tmp_path / "a.txt"
+    txt.write_text(f"{EULER_01}\n{NO_SOLUTION}\n")
+    tsv = tmp_path / "b.tsv"
+    tsv.write_text(f"label\tpuzzle\trating\nfirst\t{EULER_01}\t1.2\nsecond\tbad\t3\n")
+    code, out, err = run(capsys, monkeypatch, ["solve", "--count", str(txt), str(tsv)])
+    assert code == 2
+    assert out == ["1", "0", "1"]
+    assert len(err) == 1 and err[0].startswith(f"error: {tsv}:3: invalid character 'b' at position 1")
+
+
+def test_missing_file_is_one_error_line(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, ["solve", "nowhere.txt", EULER_01])
+    assert (code, out, err) == (2, [EULER_01_SOLUTION], ["error: nowhere.txt: no such file"])
+
+
+def test_generate_jsonl_is_unique_and_reproducible(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, ["generate", "--count", "3", "--seed", "11", "--jsonl"])
+    records = [json.loads(line) for line in out]
+    assert code == 0 and err == [] and len(records) == 3
+    assert [r["seed"] for r in records] == [11, 12, 13]
+    for record in records:
+        assert set(record) == {"puzzle", "solution", "givens", "seed", "pattern", "ms"}
+        assert is_valid_solution(parse_values(record["puzzle"]), parse_values(record["solution"]))
+    _, again, _ = run(capsys, monkeypatch, ["generate", "--seed", "12"])
+    assert again == [records[1]["puzzle"]]
+    _, solved, _ = run(capsys, monkeypatch, ["solve", "--count", *[r["puzzle"] for r in records]])
+    assert solved == ["1", "1", "1"]
+
+
+def test_generate_with_givens_and_slider(capsys, monkeypatch):
+    _, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "3", "--givens", "40", "--jsonl"])
+    assert json.loads(out[0])["givens"] == 40
+    _, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "3", "--slider", "0", "--jsonl", "--pattern", "free"])
+    assert json.loads(out[0])["givens"] == 46
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["generate", "--slider", "150"], "slider must be between 0 and 100, not 150"),
+        (["generate", "--slider", "abc"], "not a number: 'abc'"),
+        (["generate", "--givens", "10"], "must be between 17 and 81, not 10"),
+        (["generate", "--count", "0"], "must be between 1 and 1000000, not 0"),
+        (["generate", "--givens", "30", "--slider", "5"], "not allowed with argument"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "the following arguments are required: command"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err.splitlines()
+    assert exit_info.value.code == 2
+    assert len(err) == 1 and message in err[0]
+
+
+def test_module_entry_point_runs_as_a_process():
+    result = subprocess.run(
+        [sys.executable, "-m", "sudoku_engine", "solve", "--jsonl", "-", "12"],
+        input=f"{EULER_01}\n", capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 2
+    assert json.loads(result.stdout)["solution"] == EULER_01_SOLUTION
+    assert result.stderr == "error: argument:2: wrong length: 2 cells, expected 81\n"

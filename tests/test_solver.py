@@ -1,0 +1,146 @@
+"""The exact solver, on both backends, checked against facts that do not come from the solver."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import blanked_grids
+
+from sudoku_engine import solver
+from sudoku_engine.grid import Grid, InvalidPuzzle, is_valid_solution, parse_values
+
+# Published with its solution (Project Euler problem 96, grid 01).
+EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+EULER_01_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+# Row 1 needs a 9 at r1c9, but column 9 already holds one: valid givens, no solution.
+NO_SOLUTION = "12345678." + "........9" + "." * 63
+AI_ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+BACKENDS = ["python", "numba"]
+# The backend fixture is set once per test and holds for every example: that is what is wanted.
+PER_TEST_FIXTURE = [HealthCheck.function_scoped_fixture]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Run a test on each search backend, then restore the default one."""
+    name = request.param
+    if name == "numba" and importlib.util.find_spec("numba") is None:
+        if os.environ.get("CI"):
+            pytest.fail("numba is missing in CI: `make test` installs the fast extra")
+        pytest.skip("numba is not installed")
+    previous = solver.backend()
+    solver.use_backend(name)
+    yield name
+    solver.use_backend(previous)
+
+
+def test_solves_a_published_puzzle_to_its_published_solution(backend):
+    assert str(solver.solve(EULER_01)) == EULER_01_SOLUTION
+    assert solver.count_solutions(EULER_01) == 1
+    assert solver.is_unique(Grid.parse(EULER_01))
+
+
+def test_hard_puzzle_solution_is_valid_and_unique(backend):
+    count, solution = solver.solve_count(AI_ESCARGOT, limit=2)
+    assert count == 1
+    assert solution is not None and is_valid_solution(parse_values(AI_ESCARGOT), solution.values)
+
+
+def test_a_puzzle_without_solution(backend):
+    assert solver.solve(NO_SOLUTION) is None
+    assert solver.count_solutions(NO_SOLUTION) == 0
+    assert not solver.is_unique(NO_SOLUTION)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5, 30])
+def test_empty_grid_count_stops_at_the_limit(backend, limit):
+    assert solver.count_solutions([0] * 81, limit=limit) == limit
+
+
+def test_first_solution_of_the_empty_grid_is_the_lexicographic_one(backend):
+    # Filling cells in order with the smallest digit that fits gives 123456789 / 456789123 / 789123456 ...
+    solution = str(solver.solve("." * 81))
+    assert solution[:27] == "123456789456789123789123456"
+    assert is_valid_solution([0] * 81, parse_values(solution))
+
+
+def _deadly_rectangle(solution: list[int]) -> tuple[int, int, int, int] | None:
+    """Four cells in two rows, two columns and two boxes whose digits can be swapped (a b / b a)."""
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    cells = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+                    a, b, c, d = (solution[x] for x in cells)
+                    two_boxes = (r1 // 3 == r2 // 3) != (c1 // 3 == c2 // 3)
+                    if a == d and b == c and two_boxes:
+                        return cells
+    return None
+
+
+def test_a_puzzle_with_exactly_two_solutions(backend):
+    full = list(solver.solve(EULER_01).values)
+    cells = _deadly_rectangle(full)
+    assert cells is not None
+    swapped = full[:]
+    for x, y in ((cells[0], cells[1]), (cells[2], cells[3])):
+        swapped[x], swapped[y] = swapped[y], swapped[x]
+    assert is_valid_solution([0] * 81, swapped)  # the second solution, checked by the rules alone
+    puzzle = [0 if c in cells else v for c, v in enumerate(full)]
+    assert solver.count_solutions(puzzle, limit=5) == 2
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [("12", "wrong length"), ("x" * 81, "invalid character"), ([1] * 80, "81 values"), ([10] + [0] * 80, "81 values")],
+)
+def test_bad_input_raises_invalid_puzzle(bad, message):
+    with pytest.raises(InvalidPuzzle, match=message):
+        solver.count_solutions(bad)
+
+
+def test_limit_must_be_positive():
+    with pytest.raises(ValueError, match="limit"):
+        solver.count_solutions(EULER_01, limit=0)
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="unknown backend"):
+        solver.use_backend("fortran")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(blanked_grids())
+def test_solving_a_blanked_valid_grid_keeps_the_givens(backend, case):
+    _full, puzzle = case
+    solution = solver.solve(puzzle)
+    assert solution is not None
+    assert is_valid_solution(puzzle, solution.values)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(blanked_grids(min_blanks=40), st.integers(1, 4))
+def test_count_never_exceeds_its_limit(backend, case, limit):
+    _full, puzzle = case
+    assert 1 <= solver.count_solutions(puzzle, limit=limit) <= limit
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+@settings(max_examples=60, deadline=None)
+@given(blanked_grids(min_blanks=45))
+def test_backends_agree_on_count_and_first_solution(case):
+    _full, puzzle = case
+    previous = solver.backend()
+    try:
+        results = []
+        for name in BACKENDS:
+            solver.use_backend(name)
+            results.append(solver.solve_count(puzzle, limit=3))
+    finally:
+        solver.use_backend(previous)
+    assert results[0] == results[1]
