@@ -22,6 +22,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.run-installed
 	$(BIN)/flask --app webapp init-db
+	$(BIN)/python -c "from sudoku_engine.solver import warm_up; warm_up()"
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'
 
 chromium:
