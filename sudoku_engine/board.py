@@ -1,0 +1,186 @@
+"""A position with pencil marks: placed digits plus candidate masks, and the Step a technique yields.
+
+Every human technique reads a ``Board`` and yields ``Step`` objects (DESIGN section 3); the logic solver and
+the hint ladder apply them. A Board's candidates are whatever the position says: computed from the placed
+digits, or a player's own pencil marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .grid import (
+    ALL_CANDIDATES,
+    PEERS,
+    UNITS,
+    Candidates,
+    Cell,
+    Digit,
+    Grid,
+    InvalidPuzzle,
+    bit,
+    cell_name,
+    find_conflict,
+)
+
+Candidate = tuple[Cell, Digit]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: what it places and eliminates, what causes it, and a sentence a player can follow."""
+
+    technique: str
+    placements: tuple[Candidate, ...] = ()
+    eliminations: tuple[Candidate, ...] = ()
+    cause: tuple[Candidate, ...] = ()
+    units: tuple[int, ...] = ()
+    text: str = ""
+    cells: tuple[Cell, ...] = field(default=())
+    length: int = 0  # nodes of a chain or loop (0 for fixed patterns); raises the SE-style rating
+
+    @property
+    def is_progress(self) -> bool:
+        """True when the step changes the position."""
+        return bool(self.placements or self.eliminations)
+
+    def cause_cells(self) -> tuple[Cell, ...]:
+        """Cells that cause the step (its pattern), in order, without repeats."""
+        return tuple(dict.fromkeys([*self.cells, *(cell for cell, _ in self.cause)]))
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form of DESIGN section 4: cells named ``r1c1``, candidates as [name, digit]."""
+        return {
+            "technique": self.technique,
+            "placements": [[cell_name(c), d] for c, d in self.placements],
+            "eliminations": [[cell_name(c), d] for c, d in self.eliminations],
+            "cause": [[cell_name(c), d] for c, d in self.cause],
+            "text": self.text,
+        }
+
+    def __str__(self) -> str:
+        return self.text or self.technique
+
+
+class Board:
+    """Placed digits and candidate masks of a position (a placed cell has no candidates)."""
+
+    __slots__ = ("values", "cands")
+
+    def __init__(self, values: Sequence[int], cands: Sequence[Candidates]) -> None:
+        self.values: list[int] = list(values)
+        self.cands: list[Candidates] = list(cands)
+
+    @classmethod
+    def from_values(cls, values: Sequence[int]) -> Board:
+        """The board of a position with every candidate the placed digits allow."""
+        conflict = find_conflict(values)
+        if conflict is not None:
+            digit, first, second, _unit = conflict
+            raise InvalidPuzzle(f"two {digit}s see each other: {cell_name(first)} and {cell_name(second)}")
+        cands = [0 if v else ALL_CANDIDATES for v in values]
+        for cell, digit in enumerate(values):
+            if digit:
+                clear = ~bit(digit)
+                for peer in PEERS[cell]:
+                    cands[peer] &= clear
+        return cls(values, cands)
+
+    @classmethod
+    def from_pencilmarks(cls, text: str) -> Board:
+        """A board from 81 whitespace-separated tokens of candidate digits; a one-digit token is a placed digit.
+
+        Frame characters ``| - + * .`` and blank lines are ignored, so forum-style candidate grids paste as is.
+        """
+        tokens = [t for t in text.translate(str.maketrans("|-+*.", "     ")).split() if t]
+        if len(tokens) != 81:
+            raise InvalidPuzzle(f"wrong length: {len(tokens)} cells of candidates, expected 81")
+        values, cands = [], []
+        for position, token in enumerate(tokens):
+            if not token.isdigit() or "0" in token or len(set(token)) != len(token):
+                raise InvalidPuzzle(f"bad candidates {token!r} for {cell_name(position)}")
+            digits = [int(ch) for ch in token]
+            values.append(digits[0] if len(digits) == 1 else 0)
+            cands.append(0 if len(digits) == 1 else sum(bit(d) for d in digits))
+        conflict = find_conflict(values)
+        if conflict is not None:
+            digit, first, second, _unit = conflict
+            raise InvalidPuzzle(f"two {digit}s see each other: {cell_name(first)} and {cell_name(second)}")
+        return cls(values, cands)
+
+    def pencilmarks(self) -> str:
+        """Nine lines of candidate tokens; a placed digit as itself (so a one-candidate open cell reads back placed)."""
+        tokens = [str(v) if v else "".join(str(d) for d in range(1, 10) if self.cands[c] >> (d - 1) & 1)
+                  for c, v in enumerate(self.values)]
+        width = max(len(t) for t in tokens)
+        return "\n".join(" ".join(t.ljust(width) for t in tokens[r * 9 : r * 9 + 9]).rstrip() for r in range(9))
+
+    @classmethod
+    def from_grid(cls, grid: Grid | str) -> Board:
+        """The board of a Grid or puzzle text."""
+        return cls.from_values((grid if isinstance(grid, Grid) else Grid.parse(grid)).values)
+
+    def copy(self) -> Board:
+        """An independent copy."""
+        return Board(self.values, self.cands)
+
+    def place(self, cell: Cell, digit: Digit) -> None:
+        """Place a digit and remove it from the candidates of the cell's peers."""
+        self.values[cell] = digit
+        self.cands[cell] = 0
+        clear = ~bit(digit)
+        for peer in PEERS[cell]:
+            self.cands[peer] &= clear
+
+    def eliminate(self, cell: Cell, digit: Digit) -> None:
+        """Remove one candidate."""
+        self.cands[cell] &= ~bit(digit)
+
+    def apply(self, step: Step) -> None:
+        """Apply a step's placements and eliminations."""
+        for cell, digit in step.placements:
+            self.place(cell, digit)
+        for cell, digit in step.eliminations:
+            self.eliminate(cell, digit)
+
+    def has(self, cell: Cell, digit: Digit) -> bool:
+        """True when the digit is a candidate of the cell."""
+        return bool(self.cands[cell] >> (digit - 1) & 1)
+
+    def places(self, unit: int, digit: Digit) -> list[Cell]:
+        """Cells of a unit where the digit is still a candidate."""
+        b = bit(digit)
+        return [cell for cell in UNITS[unit] if self.cands[cell] & b]
+
+    def cells_with(self, digit: Digit) -> list[Cell]:
+        """Every cell where the digit is a candidate."""
+        b = bit(digit)
+        return [cell for cell in range(81) if self.cands[cell] & b]
+
+    def empty_cells(self) -> list[Cell]:
+        """Cells without a digit."""
+        return [cell for cell in range(81) if not self.values[cell]]
+
+    @property
+    def is_solved(self) -> bool:
+        """True when every cell holds a digit."""
+        return all(self.values)
+
+    @property
+    def is_broken(self) -> bool:
+        """True when an empty cell has no candidate left (the position has no solution)."""
+        return any(not v and not c for v, c in zip(self.values, self.cands))
+
+    def grid(self) -> Grid:
+        """The placed digits as a Grid."""
+        return Grid(tuple(self.values))
+
+    def candidate_list(self) -> Iterable[Candidate]:
+        """Every (cell, digit) candidate on the board."""
+        for cell in range(81):
+            mask = self.cands[cell]
+            while mask:
+                low = mask & -mask
+                yield cell, low.bit_length()
+                mask ^= low

@@ -1,0 +1,87 @@
+"""Logic solver: apply the easiest applicable technique, again and again, until solved -> a trace.
+
+Deterministic by default: the first application of the first applicable technique in catalogue order.
+With ``rng`` a random application among those of the easiest applicable technique is taken instead
+(seed 002's hsolve needs that). The bifurcation step at the end of the catalogue guarantees that every
+puzzle with a unique solution is solved; ``allow`` restricts the techniques to measure what logic alone
+can do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from .board import Board, Step
+from .grid import Grid
+from .techniques import CATALOGUE, Technique
+
+
+@dataclass
+class Trace:
+    """The steps a logic solve took, and where it ended."""
+
+    puzzle: Grid
+    steps: list[Step] = field(default_factory=list)
+    final: Board | None = None
+
+    @property
+    def solved(self) -> bool:
+        """True when the trace ends with every cell filled."""
+        return self.final is not None and self.final.is_solved
+
+    def counts(self) -> dict[str, int]:
+        """How many times each technique was applied, in catalogue order."""
+        order = {t.id: i for i, t in enumerate(CATALOGUE)}
+        tally: dict[str, int] = {}
+        for step in self.steps:
+            tally[step.technique] = tally.get(step.technique, 0) + 1
+        return dict(sorted(tally.items(), key=lambda item: order.get(item[0], len(order))))
+
+
+def _techniques(allow: Collection[str] | None) -> list[Technique]:
+    """The catalogue, or the part of it whose ids are allowed."""
+    if allow is None:
+        return list(CATALOGUE)
+    unknown = set(allow) - {t.id for t in CATALOGUE}
+    if unknown:
+        raise ValueError(f"unknown technique ids: {', '.join(sorted(unknown))}")
+    return [t for t in CATALOGUE if t.id in allow]
+
+
+def next_step(
+    board: Board, techniques: Iterable[Technique] = CATALOGUE, rng: random.Random | None = None
+) -> Step | None:
+    """The easiest step that changes the board, or None when no technique applies."""
+    for tech in techniques:
+        if rng is None:
+            for step in tech.find(board):
+                if step.is_progress:
+                    return step
+            continue
+        found = [step for step in tech.find(board) if step.is_progress]
+        if found:
+            return rng.choice(found)
+    return None
+
+
+def solve(
+    position: Grid | Board | str,
+    *,
+    rng: random.Random | None = None,
+    allow: Collection[str] | None = None,
+    max_steps: int = 2000,
+) -> Trace:
+    """Solve by logic, easiest step first; the trace ends solved, or stuck when ``allow`` is too narrow."""
+    board = position.copy() if isinstance(position, Board) else Board.from_grid(position)
+    trace = Trace(puzzle=board.grid())
+    techniques = _techniques(allow)
+    while not board.is_solved and len(trace.steps) < max_steps:
+        step = next_step(board, techniques, rng)
+        if step is None:
+            break
+        board.apply(step)
+        trace.steps.append(step)
+    trace.final = board
+    return trace

@@ -1,0 +1,119 @@
+"""The catalogue of human techniques, in solving order (DESIGN section 3 and 5.1).
+
+Each technique is a function ``find(board) -> Iterator[Step]`` in the module of its family. The catalogue
+gives, per technique, its family, a HoDoKu-style base score and level (HoDoKu's default step configuration),
+an SE-style rating (the Sudoku Explainer scale; techniques Sudoku Explainer does not name get the rating of
+the chain or loop it would find instead), and a tier (groups of equally hard techniques, used by seed 002's
+hsolve simulation). Solving order follows the SE-style rating, ties broken by HoDoKu score, so that the
+logic solver's trace and the hint ladder take the easiest step first.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from ..board import Board, Step
+
+Finder = Callable[[Board], Iterator[Step]]
+
+HODOKU_LEVELS = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
+
+
+@dataclass(frozen=True)
+class Technique:
+    """One catalogue entry: identity, family, the two familiar scales, tier and where its finder lives."""
+
+    id: str
+    name: str
+    family: str
+    hodoku_score: int
+    hodoku_level: str
+    se_rating: float
+    tier: int
+    module: str
+    chain_like: bool = False
+
+    def find(self, board: Board) -> Iterator[Step]:
+        """Every application of this technique on the board."""
+        return _finder(self.module, self.id)(board)
+
+
+@cache
+def _finder(module: str, function: str) -> Finder:
+    """The finder function of a technique, imported on first use."""
+    found: Finder = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    return found
+
+
+def _t(
+    id: str, name: str, family: str, score: int, level: str, se: float, tier: int, module: str, chain: bool = False
+) -> Technique:
+    """A catalogue entry (short constructor for the table below)."""
+    return Technique(id, name, family, score, level, se, tier, module, chain)
+
+
+CATALOGUE: tuple[Technique, ...] = (
+    _t("full_house", "Full House", "singles", 4, "Easy", 1.0, 1, "singles"),
+    _t("hidden_single_box", "Hidden Single (box)", "singles", 14, "Easy", 1.2, 1, "singles"),
+    _t("hidden_single_line", "Hidden Single (row/column)", "singles", 14, "Easy", 1.5, 1, "singles"),
+    _t("naked_single", "Naked Single", "singles", 4, "Easy", 2.3, 1, "singles"),
+    _t("pointing", "Pointing (Locked Candidates 1)", "intersections", 50, "Medium", 2.6, 2, "intersections"),
+    _t("claiming", "Claiming (Locked Candidates 2)", "intersections", 50, "Medium", 2.8, 2, "intersections"),
+    _t("locked_pair", "Locked Pair", "intersections", 40, "Medium", 3.0, 2, "intersections"),
+    _t("naked_pair", "Naked Pair", "subsets", 60, "Medium", 3.0, 2, "subsets"),
+    _t("x_wing", "X-Wing", "fish", 140, "Hard", 3.2, 3, "fish"),
+    _t("hidden_pair", "Hidden Pair", "subsets", 70, "Medium", 3.4, 2, "subsets"),
+    _t("locked_triple", "Locked Triple", "intersections", 60, "Medium", 3.6, 2, "intersections"),
+    _t("naked_triple", "Naked Triple", "subsets", 80, "Medium", 3.6, 2, "subsets"),
+    _t("swordfish", "Swordfish", "fish", 150, "Hard", 3.8, 3, "fish"),
+    _t("hidden_triple", "Hidden Triple", "subsets", 100, "Medium", 4.0, 2, "subsets"),
+    _t("xy_wing", "XY-Wing", "wings", 160, "Hard", 4.2, 3, "wings"),
+    _t("xyz_wing", "XYZ-Wing", "wings", 180, "Hard", 4.4, 3, "wings"),
+    _t("unique_rectangle_1", "Unique Rectangle Type 1", "uniqueness", 100, "Hard", 4.5, 3, "uniqueness"),
+    _t("unique_rectangle_2", "Unique Rectangle Type 2", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
+    _t("unique_rectangle_4", "Unique Rectangle Type 4", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
+    _t("unique_rectangle_3", "Unique Rectangle Type 3", "uniqueness", 100, "Hard", 4.7, 3, "uniqueness"),
+    _t("hidden_rectangle", "Hidden Rectangle", "uniqueness", 100, "Hard", 4.8, 3, "uniqueness"),
+    _t("naked_quad", "Naked Quad", "subsets", 120, "Hard", 5.0, 3, "subsets"),
+    _t("jellyfish", "Jellyfish", "fish", 160, "Hard", 5.2, 3, "fish"),
+    _t("hidden_quad", "Hidden Quad", "subsets", 150, "Hard", 5.4, 3, "subsets"),
+    _t("bug_plus_1", "BUG+1", "uniqueness", 100, "Hard", 5.6, 3, "uniqueness"),
+    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 6.6, 4, "single_digit", True),
+    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 6.6, 4, "single_digit", True),
+    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 6.6, 4, "single_digit", True),
+    _t("finned_x_wing", "Finned X-Wing", "fish", 130, "Hard", 6.6, 4, "fish"),
+    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 6.6, 4, "single_digit", True),
+    _t("sashimi_x_wing", "Sashimi X-Wing", "fish", 150, "Hard", 6.6, 4, "fish"),
+    _t("simple_colours", "Simple Colours", "colouring", 150, "Hard", 6.6, 4, "colouring"),
+    _t("remote_pair", "Remote Pair", "wings", 110, "Hard", 7.0, 4, "wings", True),
+    _t("w_wing", "W-Wing", "wings", 150, "Hard", 7.0, 4, "wings", True),
+    _t("finned_swordfish", "Finned Swordfish", "fish", 200, "Unfair", 7.0, 4, "fish"),
+    _t("multi_colours", "Multi Colours", "colouring", 200, "Hard", 7.0, 4, "colouring"),
+    _t("sashimi_swordfish", "Sashimi Swordfish", "fish", 240, "Unfair", 7.0, 4, "fish"),
+    _t("finned_jellyfish", "Finned Jellyfish", "fish", 250, "Unfair", 7.2, 4, "fish"),
+    _t("sashimi_jellyfish", "Sashimi Jellyfish", "fish", 260, "Unfair", 7.2, 4, "fish"),
+    _t("x_chain", "X-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
+    _t("xy_chain", "XY-Chain", "chains", 260, "Unfair", 7.0, 5, "chains", True),
+    _t("sue_de_coq", "Sue de Coq", "als", 250, "Unfair", 7.0, 5, "als"),
+    _t("nice_loop", "Nice Loop / AIC", "chains", 280, "Unfair", 7.0, 5, "chains", True),
+    _t("grouped_nice_loop", "Grouped Nice Loop / AIC", "chains", 300, "Unfair", 7.3, 5, "chains", True),
+    _t("als_xz", "ALS-XZ", "als", 300, "Unfair", 7.5, 5, "als"),
+    _t("als_xy_wing", "ALS-XY-Wing", "als", 320, "Unfair", 7.6, 5, "als"),
+    _t("als_chain", "ALS Chain", "als", 340, "Unfair", 7.7, 5, "als", True),
+    _t("forcing_chain", "Forcing Chain", "forcing", 500, "Extreme", 8.0, 6, "forcing", True),
+    _t("forcing_net", "Forcing Net", "forcing", 700, "Extreme", 8.5, 6, "forcing", True),
+    _t("bifurcation", "Bifurcation", "last_resort", 10000, "Extreme", 9.5, 6, "last_resort"),
+)
+
+BY_ID: dict[str, Technique] = {t.id: t for t in CATALOGUE}
+
+
+def technique(technique_id: str) -> Technique:
+    """The catalogue entry of an id; KeyError names the unknown id."""
+    try:
+        return BY_ID[technique_id]
+    except KeyError:
+        raise KeyError(f"unknown technique {technique_id!r}") from None

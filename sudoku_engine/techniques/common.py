@@ -1,0 +1,20 @@
+"""Small helpers shared by the technique families: naming cells and digits in step texts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..grid import cell_name
+
+
+def names(cells: Iterable[int]) -> str:
+    """Cell names joined for a sentence: ``r1c1, r1c5 and r2c3``."""
+    listed = [cell_name(c) for c in cells]
+    if len(listed) <= 1:
+        return "".join(listed)
+    return ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def digit_list(digits: Iterable[int]) -> str:
+    """Digits joined by slashes: ``1/4/7``."""
+    return "/".join(str(d) for d in digits)

@@ -1,0 +1,92 @@
+"""Intersections: pointing and claiming (locked candidates 1 and 2), locked pairs and triples."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from ..board import Board, Step
+from ..grid import POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
+from .common import digit_list, names
+
+
+def _line_units(cells: list[int]) -> list[int]:
+    """Row and column units that contain every one of the cells."""
+    return [u for u in UNITS_OF[cells[0]][:2] if all(u in UNITS_OF[c] for c in cells)]
+
+
+def pointing(board: Board) -> Iterator[Step]:
+    """Locked candidates 1: a digit confined to one line inside a box leaves the rest of that line."""
+    for box in range(18, 27):
+        for digit in range(1, 10):
+            places = board.places(box, digit)
+            if len(places) < 2:
+                continue
+            for line in _line_units(places):
+                removed = tuple((c, digit) for c in UNITS[line] if c not in places and board.has(c, digit))
+                if removed:
+                    yield Step(
+                        "pointing", eliminations=removed, cause=tuple((c, digit) for c in places),
+                        units=(box, line), cells=tuple(places),
+                        text=f"Pointing: in {unit_name(box)}, {digit} can only go in {names(places)}, all in "
+                        f"{unit_name(line)}, so {digit} leaves the rest of {unit_name(line)}.",
+                    )
+
+
+def claiming(board: Board) -> Iterator[Step]:
+    """Locked candidates 2: a digit confined to one box inside a line leaves the rest of that box."""
+    for line in range(18):
+        for digit in range(1, 10):
+            places = board.places(line, digit)
+            if len(places) < 2:
+                continue
+            box = UNITS_OF[places[0]][2]
+            if any(UNITS_OF[c][2] != box for c in places):
+                continue
+            removed = tuple((c, digit) for c in UNITS[box] if c not in places and board.has(c, digit))
+            if removed:
+                yield Step(
+                    "claiming", eliminations=removed, cause=tuple((c, digit) for c in places),
+                    units=(line, box), cells=tuple(places),
+                    text=f"Claiming: in {unit_name(line)}, {digit} can only go in {names(places)}, all in "
+                    f"{unit_name(box)}, so {digit} leaves the rest of {unit_name(box)}.",
+                )
+
+
+def _locked_subsets(board: Board, size: int, technique: str, label: str) -> Iterator[Step]:
+    """A naked subset inside a box-line intersection clears its digits from both houses."""
+    for box in range(18, 27):
+        open_cells = [c for c in UNITS[box] if not board.values[c] and 2 <= POPCOUNT[board.cands[c]] <= size]
+        for group in combinations(open_cells, size):
+            mask = 0
+            for c in group:
+                mask |= board.cands[c]
+            lines = _line_units(list(group))
+            if POPCOUNT[mask] != size or not lines:
+                continue
+            houses = (box, lines[0])
+            removed = tuple(
+                (c, d) for u in houses for c in UNITS[u] if c not in group
+                for d in digits_of(board.cands[c] & mask)
+            )
+            removed = tuple(dict.fromkeys(removed))
+            if removed:
+                digits = digit_list(digits_of(mask))
+                yield Step(
+                    technique, eliminations=removed, units=houses, cells=group,
+                    cause=tuple((c, d) for c in group for d in digits_of(board.cands[c])),
+                    text=f"{label}: {names(group)} hold only {digits} and lie in both {unit_name(box)} and "
+                    f"{unit_name(lines[0])}, so {digits} leave the rest of both.",
+                )
+
+
+def locked_pair(board: Board) -> Iterator[Step]:
+    """Two cells of a box and a line with the same two candidates."""
+    return _locked_subsets(board, 2, "locked_pair", "Locked pair")
+
+
+def locked_triple(board: Board) -> Iterator[Step]:
+    """Three cells of a box and a line with three candidates between them."""
+    return _locked_subsets(board, 3, "locked_triple", "Locked triple")
+
+

@@ -1,0 +1,59 @@
+"""Singles: full house, hidden single (box, then row or column), naked single."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..board import Board, Step
+from ..grid import BOXES, SINGLE_DIGIT, UNITS, bit, cell_name, unit_name
+
+
+def full_house(board: Board) -> Iterator[Step]:
+    """The last empty cell of a house takes the one digit missing there."""
+    for unit, cells in enumerate(UNITS):
+        empty = [c for c in cells if not board.values[c]]
+        if len(empty) != 1:
+            continue
+        cell = empty[0]
+        missing = 0x1FF & ~sum(bit(board.values[c]) for c in cells if board.values[c])
+        if missing in SINGLE_DIGIT and board.cands[cell] & missing:
+            digit = SINGLE_DIGIT[missing]
+            yield Step(
+                "full_house", placements=((cell, digit),), units=(unit,), cells=(cell,),
+                text=f"Full house: {cell_name(cell)} is the last empty cell in {unit_name(unit)}, so it is {digit}.",
+            )
+
+
+def _hidden_singles(board: Board, units: range, technique: str) -> Iterator[Step]:
+    """A digit with one place left in a house goes there."""
+    for unit in units:
+        for digit in range(1, 10):
+            places = board.places(unit, digit)
+            if len(places) == 1:
+                cell = places[0]
+                yield Step(
+                    technique, placements=((cell, digit),), units=(unit,), cells=(cell,), cause=((cell, digit),),
+                    text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
+                )
+
+
+def hidden_single_box(board: Board) -> Iterator[Step]:
+    """Hidden single in a box (the easier kind to see)."""
+    return _hidden_singles(board, range(18, 18 + len(BOXES)), "hidden_single_box")
+
+
+def hidden_single_line(board: Board) -> Iterator[Step]:
+    """Hidden single in a row or column."""
+    return _hidden_singles(board, range(18), "hidden_single_line")
+
+
+def naked_single(board: Board) -> Iterator[Step]:
+    """A cell with one candidate left takes it."""
+    for cell in range(81):
+        mask = board.cands[cell]
+        if not board.values[cell] and mask in SINGLE_DIGIT:
+            digit = SINGLE_DIGIT[mask]
+            yield Step(
+                "naked_single", placements=((cell, digit),), cells=(cell,), cause=((cell, digit),),
+                text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.",
+            )

@@ -1,0 +1,92 @@
+"""Subsets: naked and hidden pairs, triples and quads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from ..board import Board, Step
+from ..grid import POPCOUNT, UNITS, bit, digits_of, unit_name
+from .common import digit_list, names
+
+_SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def _naked(board: Board, size: int) -> Iterator[Step]:
+    """n cells of a house with n candidates between them: those digits leave the house's other cells."""
+    label = f"Naked {_SIZE_NAMES[size]}"
+    for unit, cells in enumerate(UNITS):
+        open_cells = [c for c in cells if not board.values[c]]
+        if len(open_cells) <= size:
+            continue
+        small = [c for c in open_cells if 2 <= POPCOUNT[board.cands[c]] <= size]
+        for group in combinations(small, size):
+            mask = 0
+            for c in group:
+                mask |= board.cands[c]
+            if POPCOUNT[mask] != size:
+                continue
+            removed = tuple(
+                (c, d) for c in open_cells if c not in group for d in digits_of(board.cands[c] & mask)
+            )
+            if removed:
+                yield Step(
+                    f"naked_{_SIZE_NAMES[size]}", eliminations=removed, units=(unit,), cells=group,
+                    cause=tuple((c, d) for c in group for d in digits_of(board.cands[c])),
+                    text=f"{label}: in {unit_name(unit)}, {names(group)} hold only {digit_list(digits_of(mask))}, "
+                    f"so those digits leave the other cells of {unit_name(unit)}.",
+                )
+
+
+def _hidden(board: Board, size: int) -> Iterator[Step]:
+    """n digits confined to n cells of a house: those cells lose every other candidate."""
+    label = f"Hidden {_SIZE_NAMES[size]}"
+    for unit, cells in enumerate(UNITS):
+        open_cells = [c for c in cells if not board.values[c]]
+        if len(open_cells) <= size:
+            continue
+        places = {d: [c for c in open_cells if board.cands[c] & bit(d)] for d in range(1, 10)}
+        digits = [d for d, where in places.items() if 2 <= len(where) <= size]
+        for group in combinations(digits, size):
+            where = sorted({c for d in group for c in places[d]})
+            if len(where) != size:
+                continue
+            keep = sum(bit(d) for d in group)
+            removed = tuple((c, d) for c in where for d in digits_of(board.cands[c] & ~keep))
+            if removed:
+                yield Step(
+                    f"hidden_{_SIZE_NAMES[size]}", eliminations=removed, units=(unit,), cells=tuple(where),
+                    cause=tuple((c, d) for c in where for d in group if board.cands[c] & bit(d)),
+                    text=f"{label}: in {unit_name(unit)}, {digit_list(group)} can only go in {names(where)}, "
+                    "so those cells hold nothing else.",
+                )
+
+
+def naked_pair(board: Board) -> Iterator[Step]:
+    """Naked pair."""
+    return _naked(board, 2)
+
+
+def naked_triple(board: Board) -> Iterator[Step]:
+    """Naked triple."""
+    return _naked(board, 3)
+
+
+def naked_quad(board: Board) -> Iterator[Step]:
+    """Naked quad."""
+    return _naked(board, 4)
+
+
+def hidden_pair(board: Board) -> Iterator[Step]:
+    """Hidden pair."""
+    return _hidden(board, 2)
+
+
+def hidden_triple(board: Board) -> Iterator[Step]:
+    """Hidden triple."""
+    return _hidden(board, 3)
+
+
+def hidden_quad(board: Board) -> Iterator[Step]:
+    """Hidden quad."""
+    return _hidden(board, 4)
