@@ -1,0 +1,100 @@
+"""The app factory's configuration, the secret key file, htmx loading and the vendored htmx file."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from webapp import assets, create_app, db
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_folders_are_at_repo_root(app: Flask) -> None:
+    assert Path(app.template_folder or "") == REPO_ROOT / "templates"
+    assert Path(app.static_folder or "") == REPO_ROOT / "static"
+
+
+def built(tmp_path: Path, config: dict[str, str] | None = None) -> Flask:
+    """An app in tmp_path whose engine is disposed at once (only its config is looked at)."""
+    app = create_app({"INSTANCE_PATH": str(tmp_path), **(config or {})})
+    db.dispose(app)
+    return app
+
+
+def test_default_database_is_sqlite_in_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = built(tmp_path, {"SECRET_KEY": "k"})
+    assert app.config["DATABASE_URL"] == f"sqlite:///{tmp_path / 'sudoku.db'}"
+
+
+def test_database_url_from_env_then_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///from-env.db")
+    assert built(tmp_path, {"SECRET_KEY": "k"}).config["DATABASE_URL"] == "sqlite:///from-env.db"
+    config = {"SECRET_KEY": "k", "DATABASE_URL": "sqlite:///from-config.db"}
+    assert built(tmp_path, config).config["DATABASE_URL"] == "sqlite:///from-config.db"
+
+
+def test_secret_key_from_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    assert built(tmp_path).config["SECRET_KEY"] == "from-env"
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_secret_key_persists_in_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    first = built(tmp_path / "instance").config["SECRET_KEY"]
+    second = built(tmp_path / "instance").config["SECRET_KEY"]
+    key_file = tmp_path / "instance" / "secret_key"
+    assert first == second == key_file.read_text() and len(first) == 64
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in key_file.parent.iterdir()] == ["secret_key"]
+
+
+def test_unknown_htmx_source_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="HTMX_SOURCE"):
+        create_app({"INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "k", "HTMX_SOURCE": "elsewhere"})
+
+
+def test_htmx_source_from_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUDOKU_HTMX", "vendor")
+    assert built(tmp_path, {"SECRET_KEY": "k"}).config["HTMX_SOURCE"] == "vendor"
+
+
+def test_vendor_mode_loads_only_the_vendored_htmx(app: Flask) -> None:
+    page = app.test_client().get("/").get_data(as_text=True)
+    assert f'<script src="/static/{assets.HTMX_VENDOR_PATH}"></script>' in page
+    assert "unpkg.com" not in page and "document.write" not in page
+
+
+def test_cdn_mode_uses_sri_and_same_origin_fallback(make_app: Callable[..., Flask]) -> None:
+    page = make_app(HTMX_SOURCE="cdn").test_client().get("/").get_data(as_text=True)
+    tag = f'<script src="{assets.HTMX_CDN_URL}" integrity="{assets.HTMX_SRI}" crossorigin="anonymous"></script>'
+    assert tag in page
+    fallback = f"window.htmx || document.write('<script src=\"/static/{assets.HTMX_VENDOR_PATH}\"><\\/script>')"
+    assert fallback in page
+    assert page.index(tag) < page.index(fallback)
+
+
+def test_vendored_htmx_matches_sri_constant(app: Flask) -> None:
+    vendored = REPO_ROOT / "static" / assets.HTMX_VENDOR_PATH
+    digest = base64.b64encode(hashlib.sha384(vendored.read_bytes()).digest()).decode()
+    assert f"sha384-{digest}" == assets.HTMX_SRI
+    assert f'version:"{assets.HTMX_VERSION}"' in vendored.read_text()
+
+
+def test_vendored_htmx_is_served(client: FlaskClient) -> None:
+    response = client.get(f"/static/{assets.HTMX_VENDOR_PATH}")
+    assert response.status_code == 200 and response.data.startswith(b"var htmx=")
+    response.close()
+
+
+def test_pages_send_csrf_token_through_htmx_headers(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert '<body hx-headers=\'{"X-CSRFToken": "' in page

@@ -1,0 +1,69 @@
+"""The Alembic migration and the init-db command: tables, schema equal to the models, idempotence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from flask.testing import FlaskCliRunner
+from sqlalchemy import inspect
+
+from webapp import create_app, db
+from webapp.models import Base
+
+
+def table_names(app: Flask) -> set[str]:
+    """Tables in the app's database."""
+    return set(inspect(db.engine_of(app)).get_table_names())
+
+
+def test_migration_creates_tables_and_index(app: Flask) -> None:
+    assert table_names(app) == {"alembic_version", "games", "events"}
+    indexes = inspect(db.engine_of(app)).get_indexes("events")
+    assert [(index["name"], index["column_names"]) for index in indexes] == [("ix_events_game_id", ["game_id"])]
+    foreign_keys = inspect(db.engine_of(app)).get_foreign_keys("events")
+    assert [(fk["referred_table"], fk["options"].get("ondelete")) for fk in foreign_keys] == [("games", "CASCADE")]
+
+
+def test_migrated_schema_matches_models(app: Flask) -> None:
+    with db.engine_of(app).connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_downgrade_to_base_drops_tables(app: Flask) -> None:
+    with app.app_context():
+        db.downgrade(app, "base")
+    assert table_names(app) == {"alembic_version"}
+
+
+def test_init_db_command_is_idempotent(runner: FlaskCliRunner, app: Flask) -> None:
+    for _ in range(2):
+        result = runner.invoke(args=["init-db"])
+        assert result.exit_code == 0, result.output
+        assert "latest schema" in result.output
+    assert {"games", "events"} <= table_names(app)
+
+
+def test_init_db_creates_instance_and_database(tmp_path: Path) -> None:
+    instance = tmp_path / "new" / "instance"
+    app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "k"})
+    try:
+        result = app.test_cli_runner().invoke(args=["init-db"])
+        assert result.exit_code == 0, result.output
+        assert (instance / "sudoku.db").is_file()
+        assert {"games", "events"} <= table_names(app)
+    finally:
+        db.dispose(app)
+
+
+def test_init_db_creates_folder_of_sqlite_file(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "deep" / "games.db"
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "k", "DATABASE_URL": f"sqlite:///{target}"})
+    try:
+        assert app.test_cli_runner().invoke(args=["init-db"]).exit_code == 0
+        assert target.is_file()
+    finally:
+        db.dispose(app)

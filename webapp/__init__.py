@@ -1,0 +1,91 @@
+"""The Flask application factory: configuration, database, CSRF, error pages and blueprints (DESIGN 7.4)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from flask_wtf.csrf import CSRFProtect
+
+from . import assets, db, errors
+from .play import bp as play_bp
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+csrf = CSRFProtect()
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides the environment, which overrides the defaults."""
+    config = dict(config or {})
+    app = Flask(
+        __name__,
+        instance_path=config.pop("INSTANCE_PATH", None),
+        template_folder=str(REPO_ROOT / "templates"),
+        static_folder=str(REPO_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(_settings(app.instance_path, config))
+    if app.config["HTMX_SOURCE"] not in assets.HTMX_SOURCES:
+        raise ValueError(f"HTMX_SOURCE must be one of {assets.HTMX_SOURCES}, not {app.config['HTMX_SOURCE']!r}")
+    db.init_app(app)
+    csrf.init_app(app)
+    errors.init_app(app)
+    app.context_processor(_htmx_context)
+    app.cli.add_command(init_db_command)
+    app.register_blueprint(play_bp)
+    return app
+
+
+def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with the environment, then with ``config``."""
+    settings: dict[str, Any] = {
+        "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
+        "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
+        # A game can stay open for hours; the token lives as long as the browser session instead.
+        "WTF_CSRF_TIME_LIMIT": None,
+    }
+    settings.update(config)
+    if "SECRET_KEY" not in settings:
+        settings["SECRET_KEY"] = os.environ.get("SECRET_KEY") or persistent_secret_key(Path(instance_path))
+    return settings
+
+
+def persistent_secret_key(instance: Path) -> str:
+    """The key stored in ``instance/secret_key``, created once so restarts and workers agree."""
+    path = instance / "secret_key"
+    if not path.exists():
+        draft = instance / f"secret_key.{secrets.token_hex(8)}"
+        draft.write_text(secrets.token_hex(32))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)  # atomic: the first worker to get here wins, the others read its key
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
+def _htmx_context() -> dict[str, Any]:
+    """Template variables that choose where the page loads htmx from."""
+    return {
+        "htmx": {
+            "source": current_app.config["HTMX_SOURCE"],
+            "cdn_url": assets.HTMX_CDN_URL,
+            "sri": assets.HTMX_SRI,
+            "vendor_path": assets.HTMX_VENDOR_PATH,
+        }
+    }
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command() -> None:
+    """Create or upgrade the database schema (alembic upgrade head)."""
+    db.upgrade(current_app)
+    click.echo(f"Database is at the latest schema: {db.display_url(current_app)}")

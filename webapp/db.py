@@ -1,0 +1,105 @@
+"""Database access: one engine per app, one session per request, and schema upgrades through Alembic."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+EXTENSION = "sudoku_db"
+
+
+@dataclass(frozen=True)
+class Database:
+    """The engine of one app and its session factory."""
+
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+
+def init_app(app: Flask) -> None:
+    """Create the app's engine and session factory and close each request's session at teardown."""
+    engine = create_engine(app.config["DATABASE_URL"])
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    app.extensions[EXTENSION] = Database(engine, sessionmaker(engine, expire_on_commit=False))
+    app.teardown_appcontext(close_session)
+
+
+def _sqlite_pragmas(connection: sqlite3.Connection, _record: Any) -> None:
+    """Enforce foreign keys and let readers and one writer work side by side (several workers)."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.close()
+
+
+def engine_of(app: Flask) -> Engine:
+    """The app's engine."""
+    database: Database = app.extensions[EXTENSION]
+    return database.engine
+
+
+def get_session() -> Session:
+    """The current request's session, opened on first use."""
+    if "db_session" not in g:
+        g.db_session = current_app.extensions[EXTENSION].sessions()
+    session: Session = g.db_session
+    return session
+
+
+def close_session(_exc: BaseException | None = None) -> None:
+    """Close the request's session, rolling back anything left uncommitted."""
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+def dispose(app: Flask) -> None:
+    """Close every pooled connection of the app's engine."""
+    engine_of(app).dispose()
+
+
+def display_url(app: Flask) -> str:
+    """The database URL with any password hidden."""
+    return make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
+
+
+def alembic_config() -> Config:
+    """Alembic configuration pointing at the package's migrations, without an ini file."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    return config
+
+
+def upgrade(app: Flask, revision: str = "head") -> None:
+    """Bring the app's database to ``revision``; running it again changes nothing."""
+    _ensure_sqlite_folder(app.config["DATABASE_URL"])
+    config = alembic_config()
+    with engine_of(app).begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def downgrade(app: Flask, revision: str) -> None:
+    """Take the app's database back to ``revision`` (``base`` drops everything)."""
+    config = alembic_config()
+    with engine_of(app).begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
+def _ensure_sqlite_folder(url: str) -> None:
+    """Create the folder of a SQLite database file so the first connection can create the file."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,95 @@
+"""SQLAlchemy 2 models: a game (one player on one puzzle) and its events (DESIGN 7.2)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from sqlalchemy import BigInteger, DateTime, Dialect, Double, ForeignKey, MetaData, String, TypeDecorator
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+EMPTY_ENTRIES = "." * 81
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def new_game_id() -> str:
+    """An unguessable game id: the game's only access key."""
+    return secrets.token_urlsafe(16)
+
+
+def utcnow() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Store aware times converted to UTC."""
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: pass an aware time in UTC")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Read times as aware UTC."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with constraint names that migrations can refer to."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Game(Base):
+    """One play of one puzzle: the givens, the solution and the player's current digits."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_game_id)
+    puzzle: Mapped[str] = mapped_column(String(81))
+    solution: Mapped[str] = mapped_column(String(81))
+    entries: Mapped[str] = mapped_column(String(81), default=EMPTY_ENTRIES)
+    slider: Mapped[float | None] = mapped_column(Double)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    source: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    first_shown_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    solve_seconds: Mapped[float | None] = mapped_column(Double)
+
+    events: Mapped[list[Event]] = relationship(
+        back_populates="game", order_by="Event.id", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Event(Base):
+    """One thing that happened in a game, stamped with server time and the client's clock offset."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    server_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    client_ms: Mapped[float | None] = mapped_column(Double)
+    kind: Mapped[str] = mapped_column(String(16))
+    cell: Mapped[int | None]
+    digit: Mapped[int | None]
+    mode: Mapped[str] = mapped_column(String(16), default="digit", server_default="digit")
+
+    game: Mapped[Game] = relationship(back_populates="events")

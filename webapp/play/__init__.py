@@ -1,0 +1,10 @@
+"""The play blueprint: pick a difficulty, play a puzzle in the browser, see the solve time (DESIGN 7.1)."""
+
+from flask import Blueprint
+
+from ..games import format_duration
+
+bp = Blueprint("play", __name__)
+bp.add_app_template_filter(format_duration, "duration")
+
+from . import views  # noqa: E402, F401  (views register their routes on bp)

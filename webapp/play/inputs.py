@@ -1,0 +1,51 @@
+"""Parsing of what a player sends (slider, cell name, digit, client clock); ValueError says what is wrong."""
+
+from __future__ import annotations
+
+import math
+
+from sudoku_engine.grid import parse_cell
+
+
+def parse_slider(text: str | None) -> float:
+    """The difficulty slider value, a number from 0 to 100."""
+    if text is None or not text.strip():
+        raise ValueError("The difficulty slider value is missing: send a number from 0 to 100.")
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"The difficulty slider value {text!r} is not a number from 0 to 100.") from None
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise ValueError(f"The difficulty slider value {text!r} is outside 0 to 100.")
+    return value
+
+
+def parse_cell_name(name: str | None) -> int:
+    """The cell named r1c1..r9c9."""
+    try:
+        return parse_cell(name or "")
+    except ValueError:
+        raise ValueError(f"{name!r} is not a cell name: cells are named r1c1 to r9c9.") from None
+
+
+def parse_digit(text: str | None) -> int:
+    """A digit 1-9 to enter, or 0 to clear (sent as 0 or left empty)."""
+    value = (text or "").strip()
+    if value in ("", "0"):
+        return 0
+    if len(value) == 1 and "1" <= value <= "9":
+        return int(value)
+    raise ValueError(f"{text!r} is not a digit: send 1 to 9, or 0 or nothing to clear the cell.")
+
+
+def parse_client_ms(text: str | None) -> float | None:
+    """The client's performance.now() in milliseconds, if sent."""
+    if text is None or not text.strip():
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"client_ms {text!r} is not a number of milliseconds.") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"client_ms {text!r} is not a non-negative number of milliseconds.")
+    return value
