@@ -72,8 +72,12 @@ def read_inputs(args: Sequence[str], stdin: TextIO) -> Iterator[InputLine | str]
             if not path.is_file():
                 yield f"{arg}: no such file"
                 continue
-            with path.open(encoding="utf-8") as stream:
-                yield from _lines_of(arg, stream, has_header=path.suffix == ".tsv")
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                yield f"{arg}: cannot read: {exc.strerror or exc}"
+                continue
+            yield from _lines_of(arg, text.splitlines(), has_header=path.suffix == ".tsv")
         else:
             yield InputLine("argument", index, arg)
 

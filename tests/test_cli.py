@@ -122,3 +122,17 @@ def test_module_entry_point_runs_as_a_process():
     assert result.returncode == 2
     assert json.loads(result.stdout)["solution"] == EULER_01_SOLUTION
     assert result.stderr == "error: argument:2: wrong length: 2 cells, expected 81\n"
+
+
+def test_undecodable_file_bytes_are_a_bad_line_not_a_crash(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "binary.txt"
+    path.write_bytes(b"\xff\xfe1234\n" + EULER_01.encode() + b"\n")
+    code, out, err = run(capsys, monkeypatch, ["solve", str(path)])
+    assert code == 2 and out == [EULER_01_SOLUTION]
+    assert len(err) == 1 and err[0].startswith(f"error: {path}:1: invalid character")
+
+
+def test_a_folder_named_like_a_file_is_one_error_line(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "puzzles.txt"
+    folder.mkdir()
+    assert run(capsys, monkeypatch, ["solve", str(folder)]) == (2, [], [f"error: {folder}: no such file"])
