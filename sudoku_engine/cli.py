@@ -1,4 +1,4 @@
-"""The command line (DESIGN section 4): ``solve`` and ``generate``.
+"""The command line (DESIGN section 4): ``solve``, ``rate``, ``hint`` and ``generate``.
 
 Puzzles come as arguments (puzzle text or a file path) or one per line on stdin. Files ending in ``.tsv``
 have a header line; the ``puzzle`` column is read (the first column when no header names it). A bad line
@@ -18,6 +18,9 @@ from typing import NoReturn, TextIO
 
 from .generate import generate_puzzle, givens_for_slider
 from .grid import InvalidPuzzle, format_values, parse_values
+from .hints import NotUnique as HintNotUnique
+from .hints import hint
+from .rating import NotUnique, rate
 from .solver import solve_count, warm_up
 
 EXIT_BAD_INPUT = 2
@@ -94,20 +97,24 @@ def _solve_record(values: tuple[int, ...], puzzle_text: str) -> dict[str, object
     return {"puzzle": puzzle_text, "solution": str(solution) if solution else None, "solutions": found}
 
 
-def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Solve each input puzzle; text lines or JSON records; 2 when any input was bad."""
-    bad = 0
-    for item in read_inputs(options.puzzles, sys.stdin):
+def _parsed_inputs(args: Sequence[str], err: TextIO, bad: list[int]) -> Iterator[tuple[InputLine, tuple[int, ...]]]:
+    """Valid puzzles of the inputs; each bad one is reported on stderr and counted in ``bad``."""
+    for item in read_inputs(args, sys.stdin):
         if isinstance(item, str):
-            bad += 1
+            bad.append(1)
             err.write(f"error: {item}\n")
             continue
         try:
-            values = parse_values(item.text)
+            yield item, parse_values(item.text)
         except InvalidPuzzle as exc:
-            bad += 1
+            bad.append(1)
             err.write(f"error: {item.source}:{item.line}: {exc}\n")
-            continue
+
+
+def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Solve each input puzzle; text lines or JSON records; 2 when any input was bad."""
+    bad: list[int] = []
+    for _item, values in _parsed_inputs(options.puzzles, err, bad):
         record = _solve_record(values, format_values(values))
         if options.jsonl:
             _emit(out, json.dumps(record))
@@ -116,6 +123,35 @@ def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             _emit(out, str(record["solution"] or "no solution"))
     return EXIT_BAD_INPUT if bad else 0
+
+
+def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Rate each input puzzle: se_like, hodoku_like and the techniques its logic solve needed."""
+    bad: list[int] = []
+    for item, values in _parsed_inputs(options.puzzles, err, bad):
+        try:
+            rating = rate(values)
+        except NotUnique as exc:
+            bad.append(1)
+            err.write(f"error: {item.source}:{item.line}: {exc}\n")
+            continue
+        if options.jsonl:
+            _emit(out, json.dumps(rating.as_dict()))
+        else:
+            _emit(out, f"{rating.puzzle}\t{rating.se_like}\t{rating.hodoku_like}\t{rating.hodoku_level}"
+                  f"\t{rating.hardest_technique}")
+    return EXIT_BAD_INPUT if bad else 0
+
+
+def run_hint(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Print the hint ladder for a puzzle and a position as one JSON object."""
+    try:
+        found = hint(options.puzzle, options.position)
+    except (InvalidPuzzle, HintNotUnique) as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_BAD_INPUT
+    _emit(out, json.dumps(found.as_dict()))
+    return 0
 
 
 def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -172,7 +208,7 @@ def _ranged_int(low: int, high: int) -> Callable[[str], int]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``sudoku-engine``."""
-    parser = _Parser(prog="sudoku-engine", description="Solve and generate Sudoku puzzles.")
+    parser = _Parser(prog="sudoku-engine", description="Solve, rate, explain and generate Sudoku puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     solve = commands.add_parser("solve", help="solve puzzles and count their solutions (up to 2)")
@@ -180,6 +216,16 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--count", action="store_true", help="print the number of solutions (0, 1 or 2)")
     solve.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     solve.set_defaults(run=run_solve)
+
+    rate_command = commands.add_parser("rate", help="rate puzzles by their logic solve (SE-like and HoDoKu-like)")
+    rate_command.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
+    rate_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
+    rate_command.set_defaults(run=run_rate)
+
+    hint_command = commands.add_parser("hint", help="the hint ladder for a position of a puzzle")
+    hint_command.add_argument("puzzle", help="the puzzle (givens only)")
+    hint_command.add_argument("--position", help="givens plus the player's digits, 81 characters")
+    hint_command.set_defaults(run=run_hint)
 
     generate = commands.add_parser("generate", help="generate unique, locally minimal puzzles")
     generate.add_argument("--count", type=_ranged_int(1, 1_000_000), default=1, help="how many puzzles")

@@ -150,6 +150,14 @@ def parse_values(text: str) -> Values:
     return tuple(values)
 
 
+def parse_position(text: str) -> Values:
+    """Parse a player's position: like ``parse_values`` but equal digits in a unit are allowed (player errors)."""
+    values = _cells_from_text(text)
+    if len(values) != 81:
+        raise InvalidPuzzle(f"wrong length: {len(values)} cells, expected 81")
+    return tuple(values)
+
+
 def format_values(values: Iterable[int]) -> str:
     """The 81-character text of a list of values, ``.`` for blanks."""
     return "".join(str(v) if v else "." for v in values)

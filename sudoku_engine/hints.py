@@ -1,0 +1,179 @@
+"""The hint ladder for a player's current position (DESIGN section 5.3).
+
+Computed from the position, never from a stored path. First the player's digits are checked against the
+solution: a wrong entry is reported before anything else. Then the player's own pencil marks, if given:
+a mark set that lacks the true digit is reported next, since every deduction from it could mislead.
+Then the easiest applicable technique in catalogue order; among its applications, the one that unlocks the
+most placements (its own placements plus the singles available right after it) wins, the first found on a
+tie. The hint is revealed in four rungs: 1 the technique, 2 the house or area, 3 the cells and digits,
+4 the full step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .board import Board, Step
+from .grid import (
+    SINGLE_DIGIT,
+    UNITS,
+    UNITS_OF,
+    Cell,
+    Grid,
+    InvalidPuzzle,
+    bit,
+    cell_name,
+    parse_position,
+    unit_name,
+)
+from .solver import PuzzleLike, as_values, solve_count
+from .techniques import BY_ID, CATALOGUE
+from .techniques.common import digit_list, names
+
+
+class NotUnique(ValueError):
+    """Hints need a puzzle with exactly one solution."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint: what is wrong first, else the easiest step, as four rungs of increasing detail."""
+
+    puzzle: Grid
+    position: Grid
+    wrong_entries: tuple[Cell, ...]
+    technique: str | None
+    rungs: tuple[str, ...]
+    step: Step | None
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON record of the ``hint`` command (DESIGN section 4)."""
+        return {
+            "puzzle": str(self.puzzle),
+            "position": str(self.position),
+            "wrong_entries": [cell_name(c) for c in self.wrong_entries],
+            "technique": self.technique,
+            "rungs": list(self.rungs),
+            "step": self.step.as_dict() if self.step else None,
+        }
+
+
+def _position_values(position: PuzzleLike) -> tuple[int, ...]:
+    """The values of a player's position, where two equal digits in a unit are a mistake, not bad input."""
+    return parse_position(position) if isinstance(position, str) else as_values(position)
+
+
+def _check_position(givens: tuple[int, ...], position: tuple[int, ...]) -> None:
+    """The position must keep every given."""
+    for cell, given in enumerate(givens):
+        if given and position[cell] != given:
+            raise InvalidPuzzle(f"the position changes the given {given} at {cell_name(cell)}")
+
+
+def _wrong_entry_hint(cells: list[Cell], position: tuple[int, ...]) -> tuple[tuple[str, ...], Step]:
+    """Rungs and step that point at the first wrong digit."""
+    cell, digit = cells[0], position[cells[0]]
+    count = "One of your digits is" if len(cells) == 1 else f"{len(cells)} of your digits are"
+    text = f"{cell_name(cell)} holds {digit}, which is not its digit in the solution: clear it."
+    rungs = (
+        f"{count} wrong.",
+        f"Look at {unit_name(UNITS_OF[cell][2])}.",
+        f"{cell_name(cell)} is wrong.",
+        text,
+    )
+    return rungs, Step("wrong_entry", cause=((cell, digit),), cells=(cell,), text=text)
+
+
+def _missing_mark_hint(cell: Cell, digit: int) -> tuple[tuple[str, ...], Step]:
+    """Rungs and step that point at a pencil-mark set lacking the true digit."""
+    text = f"The pencil marks of {cell_name(cell)} lack {digit}, which belongs there: put it back before going on."
+    rungs = (
+        "One of your pencil marks is missing a digit.",
+        f"Look at {unit_name(UNITS_OF[cell][2])}.",
+        f"Check the pencil marks of {cell_name(cell)}.",
+        text,
+    )
+    return rungs, Step("missing_candidate", cause=((cell, digit),), cells=(cell,), text=text)
+
+
+def singles_available(board: Board) -> int:
+    """How many cells a naked or hidden single could fill right now."""
+    cells = {c for c in range(81) if not board.values[c] and board.cands[c] in SINGLE_DIGIT}
+    for unit in range(len(UNITS)):
+        for digit in range(1, 10):
+            places = board.places(unit, digit)
+            if len(places) == 1:
+                cells.add(places[0])
+    return len(cells)
+
+
+def unlocks(board: Board, step: Step) -> int:
+    """Placements a step makes plus the singles available right after it."""
+    after = board.copy()
+    after.apply(step)
+    return len(step.placements) + singles_available(after)
+
+
+def easiest_step(board: Board) -> Step | None:
+    """The easiest applicable step; among equally easy ones, the one that unlocks the most."""
+    for entry in CATALOGUE:
+        steps = [step for step in entry.find(board) if step.is_progress]
+        if steps:
+            return max(steps, key=lambda step: unlocks(board, step))
+    return None
+
+
+def _area(step: Step) -> str:
+    """Rung 2: the houses of the step, or the box of its first cell."""
+    units = step.units or (UNITS_OF[step.cause_cells()[0] if step.cause_cells() else step.placements[0][0]][2],)
+    return "Look at " + " and ".join(unit_name(u) for u in units) + "."
+
+
+def _focus(step: Step) -> str:
+    """Rung 3: the cells and digits the step is about."""
+    cells = step.cause_cells() or tuple(c for c, _ in step.placements)
+    digits = sorted({d for _, d in step.placements} | {d for _, d in step.eliminations})
+    noun = "digit" if len(digits) == 1 else "digits"
+    return f"Focus on {names(cells)} and {noun} {digit_list(digits)}."
+
+
+def ladder(step: Step) -> tuple[str, ...]:
+    """The four rungs of a technique step."""
+    return (f"Try a {BY_ID[step.technique].name}.", _area(step), _focus(step), step.text)
+
+
+def _board_with_marks(position: tuple[int, ...], marks: Mapping[Cell, int] | None) -> Board:
+    """The position's board, narrowed by the player's pencil marks where there are some."""
+    board = Board.from_values(position)
+    for cell, mask in (marks or {}).items():
+        if not position[cell]:
+            board.cands[cell] &= mask
+    return board
+
+
+def hint(puzzle: PuzzleLike, position: PuzzleLike | None = None, marks: Mapping[Cell, int] | None = None) -> Hint:
+    """The hint for a position of a puzzle; ``marks`` maps cells to the player's pencil-mark masks."""
+    givens = as_values(puzzle)
+    current = _position_values(position) if position is not None else givens
+    _check_position(givens, current)
+    count, solution = solve_count(givens, limit=2)
+    if count != 1 or solution is None:
+        raise NotUnique("hints need a puzzle with exactly one solution")
+    truth = solution.values
+    wrong = [c for c in range(81) if current[c] and current[c] != truth[c]]
+
+    def made(technique: str | None, rungs: tuple[str, ...], step: Step | None) -> Hint:
+        return Hint(Grid(givens), Grid(current), tuple(wrong), technique, rungs, step)
+
+    if wrong:
+        return made("wrong_entry", *_wrong_entry_hint(wrong, current))
+    if all(current):
+        return made(None, (), None)
+    lacking = [c for c, m in sorted((marks or {}).items()) if not current[c] and not m & bit(truth[c])]
+    if lacking:
+        return made("missing_candidate", *_missing_mark_hint(lacking[0], truth[lacking[0]]))
+    step = easiest_step(_board_with_marks(current, marks))
+    if step is None:
+        raise RuntimeError("no technique applies, yet the catalogue ends with bifurcation")
+    return made(step.technique, ladder(step), step)

@@ -1,0 +1,116 @@
+"""Rating a puzzle from its logic trace: the two familiar scales (DESIGN section 5.1).
+
+- ``se_like``: the hardest step on the Sudoku Explainer scale (1.0-11.x). As in Sudoku Explainer, a chain
+  or loop is rated higher the longer it is: 0.1 is added for each length threshold it exceeds, the
+  thresholds growing alternately by 3/2 and 4/3 from 4 (4, 6, 8, 12, 16, 24, 32, ...).
+- ``hodoku_like``: the sum of the HoDoKu-style base scores of all steps, and its level. As in HoDoKu, the
+  level is that of the hardest step, raised to the level whose score limit the sum fits under when the
+  sum exceeds the hardest step's limit (limits 800 / 1000 / 1600 / 1800 for Easy / Medium / Hard / Unfair).
+
+The difficulty score D, the predicted time and the seed papers' measures join this record later.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .board import Step
+from .grid import Grid
+from .logic import Trace
+from .logic import solve as logic_solve
+from .solver import PuzzleLike, as_values, count_solutions
+from .techniques import BY_ID, HODOKU_LEVELS
+
+HODOKU_LEVEL_LIMITS: dict[str, float] = {
+    "Easy": 800,
+    "Medium": 1000,
+    "Hard": 1600,
+    "Unfair": 1800,
+    "Extreme": float("inf"),
+}
+
+
+class NotUnique(ValueError):
+    """A puzzle without exactly one solution cannot be rated."""
+
+
+def length_bonus(length: int) -> float:
+    """What Sudoku Explainer adds to a chain's base rating for its length."""
+    bonus, ceiling, grow_by_half = 0.0, 4, True
+    while length > ceiling:
+        bonus += 0.1
+        ceiling = ceiling * 3 // 2 if grow_by_half else ceiling * 4 // 3
+        grow_by_half = not grow_by_half
+    return round(bonus, 1)
+
+
+def step_se(step: Step) -> float:
+    """The SE-style rating of one step: its technique's rating plus the chain length bonus."""
+    entry = BY_ID[step.technique]
+    bonus = length_bonus(step.length) if entry.chain_like else 0.0
+    return round(entry.se_rating + bonus, 1)
+
+
+def hodoku_level(score: int, hardest_level: str) -> str:
+    """HoDoKu's level of a puzzle from its score and the level of its hardest step."""
+    level_index = HODOKU_LEVELS.index(hardest_level)
+    if score <= HODOKU_LEVEL_LIMITS[hardest_level]:
+        return hardest_level
+    for index, name in enumerate(HODOKU_LEVELS):
+        if index > level_index and score <= HODOKU_LEVEL_LIMITS[name]:
+            return name
+    return "Extreme"
+
+
+@dataclass(frozen=True)
+class Rating:
+    """What the rating knows about a puzzle (DESIGN section 4, ``rate``)."""
+
+    puzzle: Grid
+    se_like: float
+    hodoku_like: int
+    hodoku_level: str
+    hardest_technique: str
+    techniques: dict[str, int] = field(default_factory=dict)
+    steps: int = 0
+    ms: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON record of the ``rate`` command."""
+        return {
+            "puzzle": str(self.puzzle),
+            "se_like": self.se_like,
+            "hodoku_like": self.hodoku_like,
+            "hodoku_level": self.hodoku_level,
+            "hardest_technique": self.hardest_technique,
+            "techniques": self.techniques,
+            "steps": self.steps,
+            "ms": round(self.ms, 2),
+        }
+
+
+def rate_trace(trace: Trace) -> tuple[float, int, str, str]:
+    """se_like, hodoku_like score, hodoku level and the hardest technique of a complete trace."""
+    if not trace.steps:
+        return 0.0, 0, "Easy", ""
+    ratings = [step_se(step) for step in trace.steps]
+    hardest = max(range(len(ratings)), key=lambda i: (ratings[i], -i))
+    score = sum(BY_ID[step.technique].hodoku_score for step in trace.steps)
+    hardest_level = max((BY_ID[s.technique].hodoku_level for s in trace.steps), key=HODOKU_LEVELS.index)
+    return ratings[hardest], score, hodoku_level(score, hardest_level), trace.steps[hardest].technique
+
+
+def rate(puzzle: PuzzleLike) -> Rating:
+    """Rate a puzzle with exactly one solution; NotUnique otherwise."""
+    started = time.perf_counter()
+    values = as_values(puzzle)
+    solutions = count_solutions(values, limit=2)
+    if solutions != 1:
+        raise NotUnique("the puzzle has no solution" if solutions == 0 else "the puzzle has more than one solution")
+    trace = logic_solve(Grid(values))
+    se_like, score, level, hardest = rate_trace(trace)
+    return Rating(
+        puzzle=Grid(values), se_like=se_like, hodoku_like=score, hodoku_level=level, hardest_technique=hardest,
+        techniques=trace.counts(), steps=len(trace.steps), ms=(time.perf_counter() - started) * 1000,
+    )

@@ -1,0 +1,62 @@
+"""The two familiar scales: SE-style chain length bonus, HoDoKu-style levels, and rating simple puzzles."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudoku_engine.rating import NotUnique, hodoku_level, length_bonus, rate
+from sudoku_engine.techniques import BY_ID, CATALOGUE
+
+EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+
+@pytest.mark.parametrize(
+    "length, bonus",
+    # Thresholds 4, 6, 8, 12, 16, 24, 32: each one a chain exceeds adds 0.1.
+    [(2, 0.0), (4, 0.0), (5, 0.1), (6, 0.1), (7, 0.2), (8, 0.2), (9, 0.3), (12, 0.3), (13, 0.4),
+     (16, 0.4), (17, 0.5), (24, 0.5), (25, 0.6), (32, 0.6), (33, 0.7)],
+)
+def test_chain_length_bonus(length, bonus):
+    assert length_bonus(length) == bonus
+
+
+@pytest.mark.parametrize(
+    "score, hardest, level",
+    [
+        (300, "Easy", "Easy"),
+        (800, "Easy", "Easy"),
+        (801, "Easy", "Medium"),  # a long easy solve is rated by its score
+        (1200, "Easy", "Hard"),
+        (1700, "Medium", "Unfair"),
+        (400, "Hard", "Hard"),  # a short solve is never rated below its hardest step
+        (1900, "Hard", "Extreme"),
+        (100, "Extreme", "Extreme"),
+    ],
+)
+def test_hodoku_level_rules(score, hardest, level):
+    assert hodoku_level(score, hardest) == level
+
+
+def test_catalogue_is_in_solving_order_and_complete():
+    ids = [t.id for t in CATALOGUE]
+    assert len(ids) == len(set(ids)) and ids[0] == "full_house" and ids[-1] == "bifurcation"
+    singles = ids.index("naked_single")
+    assert all(BY_ID[i].tier == 1 for i in ids[: singles + 1])
+    assert all(1.0 <= t.se_rating <= 12.0 and t.hodoku_score > 0 for t in CATALOGUE)
+
+
+def test_a_singles_puzzle_rates_easy():
+    rating = rate(EULER_01)
+    assert rating.se_like <= 2.3
+    assert rating.hodoku_level == "Easy"
+    assert set(rating.techniques) <= {"full_house", "hidden_single_box", "hidden_single_line", "naked_single"}
+    assert sum(rating.techniques.values()) == rating.steps == 81 - 32
+    # Score = sum of base scores: 4 for full house and naked single, 14 for hidden singles.
+    scores = {"full_house": 4, "naked_single": 4, "hidden_single_box": 14, "hidden_single_line": 14}
+    assert rating.hodoku_like == sum(scores[t] * n for t, n in rating.techniques.items())
+
+
+@pytest.mark.parametrize("puzzle", ["." * 81, "12345678." + "........9" + "." * 63])
+def test_rating_needs_a_unique_solution(puzzle):
+    with pytest.raises(NotUnique):
+        rate(puzzle)
