@@ -1,0 +1,260 @@
+"""Uniqueness: Unique Rectangles (types 1-4), Hidden Rectangle and BUG+1.
+
+Every technique here assumes the puzzle has exactly one solution: it removes candidates (or places a digit)
+because the alternative would leave a deadly pattern, a set of cells whose two digits could be swapped to
+give a second solution. On a puzzle with several solutions these steps can remove true candidates.
+
+A rectangle is four unsolved cells in two rows, two columns and exactly two boxes that all still hold the
+two rectangle digits a and b. Types 1, 2 and 4 and the Hidden Rectangle follow HoDoKu's definitions
+(Type 2 takes the two extra-candidate corners on one side, as HoDoKu does; diagonal ones are its Type 5).
+Type 3 looks only for naked subsets with the pseudo-cell (up to a quad, so at most three further cells)
+and needs at least two extra digits (with one, Type 2 applies); HoDoKu also looks for hidden subsets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from ..board import Board, Step
+from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF, bit, cell_name, digits_of, unit_name
+from .common import digit_list, names
+
+Corners = tuple[int, int, int, int]
+
+
+# Corner indices of a rectangle (r1c1, r1c2, r2c1, r2c2): 0 and 1 share the first row, 2 and 3 the second, 0 and 2
+# the first column. Index i ^ 1 is the corner in the same row, i ^ 2 the one in the same column, i ^ 3 the diagonal.
+_SIDES: tuple[tuple[int, int], ...] = ((0, 1), (2, 3), (0, 2), (1, 3))
+
+
+def _rectangles(board: Board) -> Iterator[tuple[Corners, int, int]]:
+    """Every unsolved two-box rectangle with every pair of digits (a, b) that all four corners hold.
+
+    Row pairs first: a column whose two cells share fewer than two digits cannot be a side, which prunes most pairs.
+    """
+    values, cands = board.values, board.cands
+    for r1, r2 in combinations(range(9), 2):
+        top, bottom = r1 * 9, r2 * 9
+        shared = [cands[top + c] & cands[bottom + c] for c in range(9)]
+        live = [c for c in range(9) if POPCOUNT[shared[c]] >= 2 and not values[top + c] and not values[bottom + c]]
+        same_band = r1 // 3 == r2 // 3
+        for c1, c2 in combinations(live, 2):
+            # Exactly two boxes: the rows share a band or the columns share a stack, not both.
+            if (c1 // 3 == c2 // 3) == same_band:
+                continue
+            common = shared[c1] & shared[c2]
+            if POPCOUNT[common] >= 2:
+                corners = (top + c1, top + c2, bottom + c1, bottom + c2)
+                for a, b in combinations(digits_of(common), 2):
+                    yield corners, a, b
+
+
+def _deadly(a: int, b: int) -> str:
+    """Why a rectangle must not end up holding only a and b."""
+    return f"the four cells could swap {a} and {b} and the puzzle would have two solutions"
+
+
+def _where(corners: Corners) -> str:
+    """The rectangle's cells and lines for a sentence."""
+    top, bottom = corners[0] // 9 + 1, corners[2] // 9 + 1
+    left, right = corners[0] % 9 + 1, corners[1] % 9 + 1
+    return f"{names(corners)} (rows {top} and {bottom}, columns {left} and {right})"
+
+
+def _rect_units(corners: Corners) -> tuple[int, ...]:
+    """The two rows and two columns of a rectangle."""
+    return (UNITS_OF[corners[0]][0], UNITS_OF[corners[2]][0], UNITS_OF[corners[0]][1], UNITS_OF[corners[1]][1])
+
+
+def _shared_units(first: int, second: int) -> list[int]:
+    """The houses two cells share."""
+    return [u for u in UNITS_OF[first] if u in UNITS_OF[second]]
+
+
+def _rect_cause(corners: Corners, a: int, b: int) -> tuple[tuple[int, int], ...]:
+    """The rectangle digits in its four corners."""
+    return tuple((c, d) for c in corners for d in (a, b))
+
+
+def _roofs(board: Board, corners: Corners, ab: int) -> Iterator[tuple[int, int]]:
+    """Sides (roof cells) whose opposite side holds exactly the two rectangle digits and which both hold more."""
+    exact = [board.cands[c] == ab for c in corners]
+    if exact.count(True) != 2:
+        return
+    for i, j in _SIDES:
+        if exact[i ^ 3] and exact[j ^ 3]:
+            yield corners[i], corners[j]
+
+
+def unique_rectangle_1(board: Board) -> Iterator[Step]:
+    """Three corners hold only a and b: a and b leave the fourth corner."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        others = [c for c in corners if board.cands[c] != ab]
+        if len(others) != 1:
+            continue
+        cell = others[0]
+        yield Step(
+            "unique_rectangle_1", eliminations=((cell, a), (cell, b)), cells=corners,
+            cause=_rect_cause(corners, a, b), units=_rect_units(corners),
+            text=f"Unique Rectangle Type 1: {_where(corners)} all hold {a}/{b} and all but {cell_name(cell)} hold "
+            f"nothing else; if {cell_name(cell)} were {a} or {b}, {_deadly(a, b)}, so (assuming a unique solution) "
+            f"{a} and {b} leave {cell_name(cell)}.",
+        )
+
+
+def unique_rectangle_2(board: Board) -> Iterator[Step]:
+    """Two corners hold only a and b, the other side a, b and the same extra c: c leaves cells seeing both."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        for roof in _roofs(board, corners, ab):
+            extra = board.cands[roof[0]] & ~ab
+            if board.cands[roof[1]] != board.cands[roof[0]] or POPCOUNT[extra] != 1:
+                continue
+            c = digits_of(extra)[0]
+            targets = sorted(set(PEERS[roof[0]]) & set(PEERS[roof[1]]))
+            removed = tuple((t, c) for t in targets if board.cands[t] & extra)
+            if removed:
+                seeing = "which sees" if len(removed) == 1 else "which see"
+                yield Step(
+                    "unique_rectangle_2", eliminations=removed, cells=corners,
+                    cause=(*_rect_cause(corners, a, b), (roof[0], c), (roof[1], c)),
+                    units=tuple(dict.fromkeys((*_rect_units(corners), *_shared_units(*roof)))),
+                    text=f"Unique Rectangle Type 2: {_where(corners)} all hold {a}/{b}; unless {cell_name(roof[0])} or "
+                    f"{cell_name(roof[1])} is {c}, {_deadly(a, b)}, so (assuming a unique solution) one of them is {c} "
+                    f"and {c} leaves {names(t for t, _ in removed)}, {seeing} both.",
+                )
+
+
+def _pseudo_subsets(
+    board: Board, unit: int, roof: tuple[int, int], extra: int
+) -> Iterator[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]]:
+    """Naked sets in a house the roof shares, the roof acting as one cell holding the extra digits.
+
+    Yields (further cells, digits of the set, eliminations); at most three further cells (a quad).
+    """
+    others = [c for c in UNITS[unit] if not board.values[c] and c not in roof]
+    for size in range(1, 4):
+        fitting = [c for c in others if POPCOUNT[board.cands[c] | extra] <= size + 1]
+        for group in combinations(fitting, size):
+            digits = extra
+            for c in group:
+                digits |= board.cands[c]
+            if POPCOUNT[digits] != size + 1:
+                continue
+            removed = tuple((c, d) for c in others if c not in group for d in digits_of(board.cands[c] & digits))
+            if removed:
+                yield group, digits, removed
+
+
+def unique_rectangle_3(board: Board) -> Iterator[Step]:
+    """The extra digits of two roof corners form a naked set with other cells of a house they share."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        for roof in _roofs(board, corners, ab):
+            extra = (board.cands[roof[0]] | board.cands[roof[1]]) & ~ab
+            if POPCOUNT[extra] < 2:
+                continue
+            extras = digit_list(digits_of(extra))
+            for unit in _shared_units(*roof):
+                for group, digits, removed in _pseudo_subsets(board, unit, roof, extra):
+                    yield Step(
+                        "unique_rectangle_3", eliminations=removed, cells=(*corners, *group),
+                        cause=(
+                            *_rect_cause(corners, a, b),
+                            *((c, d) for c in roof for d in digits_of(board.cands[c] & extra)),
+                            *((c, d) for c in group for d in digits_of(board.cands[c])),
+                        ),
+                        units=tuple(dict.fromkeys((*_rect_units(corners), unit))),
+                        text=f"Unique Rectangle Type 3: {_where(corners)} all hold {a}/{b}; unless "
+                        f"{cell_name(roof[0])} or {cell_name(roof[1])} takes one of {extras}, {_deadly(a, b)}, so "
+                        f"(assuming a unique solution) the two act as one cell holding {extras}, which with "
+                        f"{names(group)} forms a naked set on {digit_list(digits_of(digits))} in {unit_name(unit)}: "
+                        f"those digits leave {names(dict.fromkeys(c for c, _ in removed))}.",
+                    )
+
+
+def unique_rectangle_4(board: Board) -> Iterator[Step]:
+    """Two corners hold only a and b; a is confined to the other two in a house they share: b leaves both."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        for roof in _roofs(board, corners, ab):
+            for x, y in ((a, b), (b, a)):
+                unit = next((u for u in _shared_units(*roof) if board.places(u, x) == list(roof)), None)
+                if unit is None:
+                    continue
+                yield Step(
+                    "unique_rectangle_4", eliminations=((roof[0], y), (roof[1], y)), cells=corners,
+                    cause=_rect_cause(corners, a, b), units=tuple(dict.fromkeys((*_rect_units(corners), unit))),
+                    text=f"Unique Rectangle Type 4: {_where(corners)} all hold {a}/{b}, and {x} can only go in "
+                    f"{cell_name(roof[0])} or {cell_name(roof[1])} within {unit_name(unit)}, so one of them is {x}; if "
+                    f"the other were {y}, {_deadly(a, b)}, so (assuming a unique solution) {y} leaves both.",
+                )
+
+
+def hidden_rectangle(board: Board) -> Iterator[Step]:
+    """A bivalue corner (or two diagonal ones); a strongly linked in both lines of the opposite corner: b leaves it."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        exact = [i for i in range(4) if board.cands[corners[i]] == ab]
+        if not (len(exact) == 1 or (len(exact) == 2 and exact[0] ^ exact[1] == 3)):
+            continue
+        for anchor in exact:
+            far = corners[anchor ^ 3]
+            in_row, in_col = corners[anchor ^ 2], corners[anchor ^ 1]
+            row, col = UNITS_OF[far][0], UNITS_OF[far][1]
+            for x, y in ((a, b), (b, a)):
+                if board.places(row, x) != sorted((far, in_row)) or board.places(col, x) != sorted((far, in_col)):
+                    continue
+                yield Step(
+                    "hidden_rectangle", eliminations=((far, y),), cells=corners,
+                    cause=_rect_cause(corners, a, b), units=_rect_units(corners),
+                    text=f"Hidden Rectangle: {_where(corners)} all hold {a}/{b} and {cell_name(corners[anchor])} "
+                    f"holds nothing else; {x} appears only twice in {unit_name(row)} and in {unit_name(col)}, so if "
+                    f"{cell_name(far)} were {y} then {cell_name(in_row)} and {cell_name(in_col)} would be {x}, "
+                    f"{cell_name(corners[anchor])} {y}, and {_deadly(a, b)}: (assuming a unique solution) "
+                    f"{y} leaves {cell_name(far)}.",
+                )
+
+
+def _bug_digit(board: Board, cell: int) -> int | None:
+    """The digit of the trivalue cell that appears three times in each of its houses, all else twice (or None)."""
+    counts = [[0] * 10 for _ in UNITS]
+    for u, cells in enumerate(UNITS):
+        for c in cells:
+            for d in digits_of(board.cands[c]):
+                counts[u][d] += 1
+    own = UNITS_OF[cell]
+    triple = [d for d in digits_of(board.cands[cell]) if all(counts[u][d] == 3 for u in own)]
+    if len(triple) != 1:
+        return None
+    for u in range(len(UNITS)):
+        for d in range(1, 10):
+            expected = (3,) if u in own and d == triple[0] else (0, 2)
+            if counts[u][d] not in expected:
+                return None
+    return triple[0]
+
+
+def bug_plus_1(board: Board) -> Iterator[Step]:
+    """Every unsolved cell bivalue but one with three candidates: it takes the digit seen three times in its houses."""
+    open_cells = board.empty_cells()
+    if any(POPCOUNT[board.cands[c]] not in (2, 3) for c in open_cells):
+        return
+    wide = [c for c in open_cells if POPCOUNT[board.cands[c]] == 3]
+    if len(wide) != 1:
+        return
+    cell = wide[0]
+    digit = _bug_digit(board, cell)
+    if digit is None:
+        return
+    houses = UNITS_OF[cell]
+    yield Step(
+        "bug_plus_1", placements=((cell, digit),), cells=(cell,), units=houses,
+        cause=tuple((cell, d) for d in digits_of(board.cands[cell])),
+        text=f"BUG+1: every unsolved cell but {cell_name(cell)} holds two candidates, and {digit} appears three times "
+        f"in {unit_name(houses[0])}, {unit_name(houses[1])} and {unit_name(houses[2])}; without {digit} in "
+        f"{cell_name(cell)} every digit would appear exactly twice in each house, a pattern that would allow two "
+        f"solutions (or none), so (assuming a unique solution) {cell_name(cell)} is {digit}.",
+    )
