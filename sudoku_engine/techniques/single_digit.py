@@ -1,0 +1,229 @@
+"""Single-digit patterns: Skyscraper, 2-String Kite, Turbot Fish and Empty Rectangle (HoDoKu's definitions).
+
+All four are short chains on one digit. A conjugate pair (strong link) is a house with exactly two places
+for the digit: one of them holds it. Two strong links A=B and C=D joined by a weak link B-C (B and C see
+each other) prove that A or D holds the digit, so a cell seeing both A and D loses it.
+
+- Skyscraper: both strong links in rows (or both in columns), B and C in one column (row), A and D not
+  (else it is an X-Wing).
+- 2-String Kite: one strong link in a row, one in a column, B and C in one box.
+- Turbot Fish: any other such chain of four distinct cells (e.g. with a strong link inside a box), except
+  the X-Wing shape.
+- Empty Rectangle: in a box the digit has three places or more, all in one row and one column of the box
+  and not all in one of them (with two places it is a Turbot Fish); a conjugate pair in a column that
+  meets that row outside the box then removes the digit where the row of its far end meets the column of
+  the box (and the same with rows and columns swapped).
+
+Unlike HoDoKu, a Skyscraper is also found when the aligned ends are the left end of one pair and the
+right end of the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from ..board import Board, Step
+from ..grid import BOXES, PEERS, UNITS, bit, box_of, cell_name, col_of, row_of, unit_name
+from .common import names
+
+SEES: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in PEERS)
+
+Link = tuple[int, int, int]
+
+
+def strong_links(board: Board, digit: int, units: range = range(27)) -> list[Link]:
+    """Conjugate pairs of a digit as (cell, cell, unit), one per cell pair (the first unit that has it)."""
+    b = bit(digit)
+    links: dict[tuple[int, int], int] = {}
+    for unit in units:
+        places = [c for c in UNITS[unit] if board.cands[c] & b]
+        if len(places) == 2:
+            links.setdefault((places[0], places[1]), unit)
+    return [(a, c, u) for (a, c), u in links.items()]
+
+
+def _common_targets(board: Board, digit: int, ends: tuple[int, int]) -> tuple[int, ...]:
+    """Cells holding the digit that see both ends of a chain (an inner cell too, when it does)."""
+    b = bit(digit)
+    return tuple(c for c in sorted(SEES[ends[0]] & SEES[ends[1]]) if board.cands[c] & b)
+
+
+def _chain_step(
+    technique: str, label: str, digit: int, chain: tuple[int, int, int, int], units: tuple[int, ...],
+    removed: tuple[int, ...], how: str,
+) -> Step:
+    """The Step of a four-cell strong-weak-strong chain A=B-C=D."""
+    a, b, c, d = chain
+    return Step(
+        technique, eliminations=tuple((x, digit) for x in removed), cause=tuple((x, digit) for x in chain),
+        units=units, cells=chain, length=4,
+        text=f"{label}: {how}; so {cell_name(a)} or {cell_name(d)} is {digit}, and {digit} is removed from "
+        f"{names(removed)} (each sees both).",
+    )
+
+
+def _line_link(board: Board, digit: int, x: int, y: int, rows: bool) -> bool:
+    """True when two cells are the only places of the digit in their common row (column)."""
+    if rows and row_of(x) == row_of(y):
+        return len(board.places(row_of(x), digit)) == 2
+    if not rows and col_of(x) == col_of(y):
+        return len(board.places(9 + col_of(x), digit)) == 2
+    return False
+
+
+def _is_skyscraper(board: Board, digit: int, chain: tuple[int, int, int, int], xwing_too: bool) -> bool:
+    """True when A=B and C=D are parallel line links with B, C aligned (A, D aligned too: X-Wing shape)."""
+    a, b, c, d = chain
+    for rows in (True, False):
+        cross = col_of if rows else row_of
+        if _line_link(board, digit, a, b, rows) and _line_link(board, digit, c, d, rows) and cross(b) == cross(c):
+            return xwing_too or cross(a) != cross(d)
+    return False
+
+
+def _is_kite(board: Board, digit: int, chain: tuple[int, int, int, int]) -> bool:
+    """True when one link lies in a row, the other in a column, and B and C share a box."""
+    a, b, c, d = chain
+    crossed = (_line_link(board, digit, a, b, True) and _line_link(board, digit, c, d, False)) or (
+        _line_link(board, digit, a, b, False) and _line_link(board, digit, c, d, True)
+    )
+    return crossed and box_of(b) == box_of(c)
+
+
+def _chains(links: list[Link]) -> Iterator[tuple[tuple[int, int, int, int], int, int]]:
+    """Every chain A=B-C=D of two disjoint strong links, as (chain, unit of A=B, unit of C=D)."""
+    for (p, q, u), (r, s, v) in combinations(links, 2):
+        if {p, q} & {r, s}:
+            continue
+        for a, b in ((p, q), (q, p)):
+            for c, d in ((r, s), (s, r)):
+                if c in SEES[b]:
+                    yield (a, b, c, d), u, v
+
+
+def _weak_unit(b: int, c: int) -> int:
+    """A house shared by two cells that see each other (row, then column, then box)."""
+    if row_of(b) == row_of(c):
+        return row_of(b)
+    if col_of(b) == col_of(c):
+        return 9 + col_of(b)
+    return 18 + box_of(b)
+
+
+def skyscraper(board: Board) -> Iterator[Step]:
+    """Two parallel conjugate pairs with one end of each in one cross line: cells seeing both tops lose it."""
+    for digit in range(1, 10):
+        for rows in (True, False):
+            links = strong_links(board, digit, range(9) if rows else range(9, 18))
+            for chain, u, v in _chains(links):
+                if not _is_skyscraper(board, digit, chain, xwing_too=False):
+                    continue
+                a, b, c, d = chain
+                removed = _common_targets(board, digit, (a, d))
+                if removed:
+                    base = _weak_unit(b, c)
+                    yield _chain_step(
+                        "skyscraper", "Skyscraper", digit, chain, (u, v, base), removed,
+                        f"{unit_name(u)} and {unit_name(v)} each hold {digit} in two places only, with "
+                        f"{cell_name(b)} and {cell_name(c)} both in {unit_name(base)}",
+                    )
+
+
+def two_string_kite(board: Board) -> Iterator[Step]:
+    """A row pair and a column pair joined in a box: cells seeing both free ends lose the digit."""
+    for digit in range(1, 10):
+        links = strong_links(board, digit, range(18))
+        for chain, u, v in _chains(links):
+            if not _is_kite(board, digit, chain):
+                continue
+            a, b, c, d = chain
+            removed = _common_targets(board, digit, (a, d))
+            if removed:
+                box = 18 + box_of(b)
+                yield _chain_step(
+                    "two_string_kite", "2-String Kite", digit, chain, (u, v, box), removed,
+                    f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
+                    f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} and {cell_name(c)} share "
+                    f"{unit_name(box)}",
+                )
+
+
+def turbot_fish(board: Board) -> Iterator[Step]:
+    """Any other strong-weak-strong chain of four cells on one digit (neither skyscraper, kite nor X-Wing)."""
+    for digit in range(1, 10):
+        for chain, u, v in _chains(strong_links(board, digit)):
+            if _is_skyscraper(board, digit, chain, xwing_too=True) or _is_kite(board, digit, chain):
+                continue
+            a, b, c, d = chain
+            removed = _common_targets(board, digit, (a, d))
+            if removed:
+                weak = _weak_unit(b, c)
+                yield _chain_step(
+                    "turbot_fish", "Turbot Fish", digit, chain, (u, v, weak), removed,
+                    f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
+                    f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} sees {cell_name(c)} in "
+                    f"{unit_name(weak)}",
+                )
+
+
+def _er_lines(places: list[int]) -> Iterator[tuple[int, int]]:
+    """(row, column) pairs of a box that hold all its places of the digit without one line holding them all."""
+    rows = sorted({row_of(c) for c in places})
+    cols = sorted({col_of(c) for c in places})
+    for r in rows:
+        for k in cols:
+            if all(row_of(c) == r or col_of(c) == k for c in places) and len(rows) > 1 and len(cols) > 1:
+                yield r, k
+
+
+def empty_rectangle(board: Board) -> Iterator[Step]:
+    """A box whose digit lies in one row and one column, plus a conjugate pair reaching that row or column."""
+    for digit in range(1, 10):
+        b = bit(digit)
+        for box_index, box_cells in enumerate(BOXES):
+            places = [c for c in box_cells if board.cands[c] & b]
+            if len(places) < 3:
+                continue
+            for r, k in _er_lines(places):
+                yield from _er_steps(board, digit, 18 + box_index, places, r, k)
+
+
+def _er_steps(board: Board, digit: int, box: int, places: list[int], r: int, k: int) -> Iterator[Step]:
+    """Empty Rectangle steps of one box with its row r and column k, through pairs in columns, then rows."""
+    b = bit(digit)
+    for pair_in_row in (False, True):
+        # A pair outside the box: its near end on the ER row (column), its far end's line clear of the box.
+        for line in range(9):
+            unit = line if pair_in_row else 9 + line
+            pair = board.places(unit, digit)
+            if len(pair) != 2 or any(box_of(c) == box - 18 for c in pair):
+                continue
+            for near, far in ((pair[0], pair[1]), (pair[1], pair[0])):
+                if pair_in_row:
+                    hit = col_of(near) == k and col_of(far) // 3 != k // 3
+                    target = r * 9 + col_of(far)
+                else:
+                    hit = row_of(near) == r and row_of(far) // 3 != r // 3
+                    target = row_of(far) * 9 + k
+                if hit and board.cands[target] & b:
+                    yield _er_step(digit, box, places, r, k, unit, (near, far), target)
+
+
+def _er_step(
+    digit: int, box: int, places: list[int], r: int, k: int, unit: int, pair: tuple[int, int], target: int
+) -> Step:
+    """The Step of one Empty Rectangle elimination."""
+    near, far = pair
+    pattern = tuple(places) + pair
+    box_line = f"row {r + 1}" if unit >= 9 else f"column {k + 1}"
+    other_line = f"column {k + 1}" if unit >= 9 else f"row {r + 1}"
+    return Step(
+        "empty_rectangle", eliminations=((target, digit),), cause=tuple((c, digit) for c in pattern),
+        units=(box, unit, r, 9 + k), cells=pattern, length=4,
+        text=f"Empty Rectangle: in {unit_name(box)} every {digit} lies in row {r + 1} or column {k + 1}, and "
+        f"{unit_name(unit)} holds {digit} only in {cell_name(near)} and {cell_name(far)}; if {cell_name(target)} "
+        f"were {digit}, {cell_name(far)} would not be, {cell_name(near)} would, {box_line} of {unit_name(box)} "
+        f"would lose its {digit} and {other_line} would need a second {digit} inside the box, so "
+        f"{cell_name(target)} loses {digit}.",
+    )

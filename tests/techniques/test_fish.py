@@ -1,0 +1,280 @@
+"""Fish: X-Wing, Swordfish, Jellyfish and their finned and sashimi forms, on hand-checked positions and a corpus.
+
+Each position is the pencil-mark grid where a basic-techniques solve of a corpus puzzle gets stuck; the
+expected eliminations were worked out by hand from the digit's candidate map quoted beside each test.
+"""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from corpus_data import corpus_file, read_puzzles
+from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of
+
+from sudoku_engine import logic
+from sudoku_engine.board import Board
+from sudoku_engine.grid import PEERS, bit, parse_cell
+from sudoku_engine.techniques import CATALOGUE
+
+FISH = (
+    "x_wing", "swordfish", "jellyfish", "finned_x_wing", "sashimi_x_wing", "finned_swordfish",
+    "sashimi_swordfish", "finned_jellyfish", "sashimi_jellyfish",
+)
+
+# Digit 3: columns 6 and 9 hold it only in rows 2 and 4 (X-Wing); rows 3, 6 and 9 only in columns 4, 5, 8.
+X_WING_3 = """
+3     2469  469   5     789   2678  1     2479  279
+12459 7     14569 2369  139   236   245   8     2359
+1259  1259  8     2379  1379  4     257   2379  6
+6     1258  15    4     3578  23578 9     1237  12378
+1249  3     149   2789  6     278   278   5     1278
+259   2589  7     2389  3589  1     6     23    4
+8     4569  4569  1     457   567   3     2479  2579
+14579 1459  3     78    2     578   4578  6     15789
+1457  1456  2     3678  34578 9     4578  147   1578
+"""
+
+# Digit 1: rows 2, 4, 8 hold it only in columns 2, 3, 5; columns 1, 4, 6, 7 only in rows 3, 5, 6, 9.
+SWORDFISH_1 = """
+489    24689  2469   89     3      5689   5689   7      1
+5      1689   7      4      169    2      3689   3689   3689
+1389   1689   1369   7      1569   15689  5689   24     24
+2      159    159    6      159    38     4      38     7
+149    3      8      129    7      1459   169    2569   2569
+7      14569  14569  12389  12459  134589 1389   23589  23589
+349    7      23459  239    8      3469   369    1      34569
+6      1489   1349   5      149    7      2      3489   3489
+13489  124589 123459 1239   12469  13469  7      345689 345689
+"""
+
+# Digit 7: column 4 in rows 3, 4; column 7 in rows 3, 4 plus fins r5c7, r6c7 (box 6). The same fins finish
+# a swordfish on rows 2, 5, 6 (columns 1, 6, 9) and a jellyfish on columns 2, 4, 7, 8 (rows 3, 4, 7, 9).
+FINNED_7 = """
+3      168    7      59     5689   4      19     2      569
+456    26     2456   1      2569   235679 8      3456   345679
+9      1268   124568 2357   2568   235678 1347   13456  34567
+1678   12678  1268   457    3      157    147    9      45678
+167    5      39     8      1249   1279   12347  1346   3467
+178    4      39     6      1259   12579  1237   1358   3578
+4678   36789  468    2349   24689  23689  5      3478   1
+2      1368   14568  345    7      13568  349    348    3489
+14578  13789  1458   3459   14589  13589  6      3478   2
+"""
+
+# Digit 1: column 2 in r6, r8 and column 8 in r5, r8; r6c2 is the fin (box 4), r5c2 is missing.
+SASHIMI_X_WING_1 = """
+5    8    1    9    3    2    7    4    6
+46   37   3467 5    468  678  9    2    1
+9    27   2467 17   146  67   3    58   58
+7    6    59   2    18   58   14   3    49
+12   4    59   3    16   567  8    19   27
+128  123  238  17   9    4    5    6    27
+268  9    268  4    5    1    26   7    3
+3    127  2467 8    27   9    1246 15   45
+124  5    247  6    27   3    124  89   89
+"""
+
+# Digit 7: row 5 in c6, c9; row 7 in c9 plus fin r7c4; row 9 in c2, c6, c9 plus fin r9c4 (fins in box 8).
+SASHIMI_SWORDFISH_7 = """
+34589  459    3458   469    249    469    2349   7      1
+349    2      67     8      479    1      3469   3569   34569
+49     1      67     5      2479   3      2469   2689   24689
+7      458    9      1      6      458    234    235    2345
+345    456    345    2      459    4579   8      1      45679
+1      4568   2      3479   34589  45789  4679   569    45679
+489    3      1      4679   489    2      5      689    6789
+6      579    58     379    1      5789   2379   4      23789
+2      4579   458    34679  34589  456789 1      3689   36789
+"""
+
+# Digit 9: rows 1 (c1 c2 c8), 3 (c1 c8), 5 (c5 plus fin r5c3) and 9 (c1 c2 c5); covers c1, c2, c5, c8.
+SASHIMI_JELLYFISH_9 = """
+289  89   1    4    7    3    5    29   6
+7    6    3    2    5    9    8    4    1
+29   5    4    8    1    6    3    29   7
+5    3    27   6    4    27   9    1    8
+1    4    89   3    89   5    6    7    2
+6    789  2789 79   289  1    4    5    3
+3    2    5    1    6    4    7    8    9
+4    1789 789  79   3    278  12   6    5
+89   1789 6    5    29   278  12   3    4
+"""
+
+
+def _board(text: str) -> Board:
+    """A board from a pencil-mark grid."""
+    return Board.from_pencilmarks(text)
+
+
+def _with(board: Board, name: str, digit: int) -> Board:
+    """A copy with one more candidate, which sees no placed copy of its digit (the solution is unchanged)."""
+    cell = parse_cell(name)
+    assert all(board.values[p] != digit for p in PEERS[cell]) and not board.values[cell]
+    copy = board.copy()
+    copy.cands[cell] |= bit(digit)
+    return copy
+
+
+def _without(board: Board, name: str, digit: int) -> Board:
+    """A copy without one candidate that the solution rules out (the pencil marks stay correct)."""
+    cell = parse_cell(name)
+    assert solution_of(board)[cell] != digit
+    copy = board.copy()
+    copy.cands[cell] &= ~bit(digit)
+    return copy
+
+
+def _cands(digit: int, *cells: str) -> set[tuple[int, int]]:
+    """(cell, digit) pairs from cell names."""
+    return {(parse_cell(name), digit) for name in cells}
+
+
+def _only(technique: str, board: Board) -> list:
+    """The steps of one technique, each checked against the solution."""
+    steps = find_all(technique, board)
+    assert_steps_valid(steps, solution_of(board))
+    return steps
+
+
+def test_x_wing_in_columns():
+    steps = _only("x_wing", _board(X_WING_3))
+    assert eliminations_of(steps) == _cands(3, "r2c4", "r2c5", "r4c5", "r4c8")
+    assert len(steps) == 1
+    step = steps[0]
+    assert step.technique == "x_wing" and step.length == 0
+    assert set(step.cells) == {parse_cell(c) for c in ("r2c6", "r4c6", "r2c9", "r4c9")}
+    assert set(step.units) == {14, 17, 1, 3}
+    assert "columns 6 and 9" in step.text and "rows 2 and 4" in step.text and "r4c8" in step.text
+
+
+def test_x_wing_near_miss_fins_spoil_it():
+    # Columns 4 and 7 of FINNED_7 would be an X-Wing on 7 without r5c7 and r6c7.
+    assert _only("x_wing", _board(FINNED_7)) == []
+
+
+def test_swordfish_in_rows():
+    steps = _only("swordfish", _board(SWORDFISH_1))
+    expected = _cands(1, "r3c2", "r3c3", "r3c5", "r6c2", "r6c3", "r6c5", "r9c2", "r9c3", "r9c5")
+    assert eliminations_of(steps) == expected
+    assert "rows 2, 4 and 8" in steps[0].text
+
+
+def test_swordfish_in_rows_of_the_x_wing_board():
+    steps = _only("swordfish", _board(X_WING_3))
+    assert eliminations_of(steps) == _cands(3, "r2c4", "r2c5", "r4c5", "r4c8")
+
+
+def test_swordfish_near_miss_fourth_column():
+    assert _only("swordfish", _with(_board(SWORDFISH_1), "r4c6", 1)) == []
+    assert _only("swordfish", _board(FINNED_7)) == []
+
+
+def test_jellyfish_in_columns():
+    steps = _only("jellyfish", _board(SWORDFISH_1))
+    expected = _cands(1, "r3c2", "r3c3", "r3c5", "r6c2", "r6c3", "r6c5", "r9c2", "r9c3", "r9c5")
+    assert eliminations_of(steps) == expected
+    assert "columns 1, 4, 6 and 7" in steps[0].text
+
+
+def test_jellyfish_near_miss_fifth_row():
+    assert _only("jellyfish", _with(_board(SWORDFISH_1), "r4c6", 1)) == []
+    assert _only("jellyfish", _board(FINNED_7)) == []
+
+
+def test_finned_x_wing():
+    steps = _only("finned_x_wing", _board(FINNED_7))
+    assert eliminations_of(steps) == _cands(7, "r4c9")
+    step = steps[0]
+    assert {parse_cell("r5c7"), parse_cell("r6c7")} <= set(step.cells)
+    assert 23 in step.units and "box 6" in step.text
+
+
+def test_finned_fish_near_miss_nothing_in_the_fin_box_to_remove():
+    board = _without(_board(FINNED_7), "r4c9", 7)
+    for technique in ("finned_x_wing", "finned_swordfish", "finned_jellyfish"):
+        assert _only(technique, board) == []
+
+
+def test_finned_swordfish():
+    steps = _only("finned_swordfish", _board(FINNED_7))
+    assert eliminations_of(steps) == _cands(7, "r4c9")
+    assert "rows 2, 5 and 6" in steps[0].text
+
+
+
+def test_finned_jellyfish():
+    steps = _only("finned_jellyfish", _board(FINNED_7))
+    assert eliminations_of(steps) == _cands(7, "r4c9")
+    assert "columns 2, 4, 7 and 8" in steps[0].text
+
+
+
+def test_sashimi_x_wing():
+    steps = _only("sashimi_x_wing", _board(SASHIMI_X_WING_1))
+    assert eliminations_of(steps) == _cands(1, "r5c1")
+    assert "Sashimi X-Wing" in steps[0].text and "r6c2" in steps[0].text
+
+
+def test_sashimi_is_not_reported_as_finned():
+    assert _only("finned_x_wing", _board(SASHIMI_X_WING_1)) == []
+
+
+def test_finned_is_not_reported_as_sashimi():
+    assert _only("sashimi_x_wing", _board(FINNED_7)) == []
+
+
+def test_sashimi_x_wing_near_miss_nothing_to_remove():
+    assert _only("sashimi_x_wing", _without(_board(SASHIMI_X_WING_1), "r5c1", 1)) == []
+
+
+def test_sashimi_swordfish():
+    steps = _only("sashimi_swordfish", _board(SASHIMI_SWORDFISH_7))
+    assert eliminations_of(steps) == _cands(7, "r8c6")
+    assert "rows 5, 7 and 9" in steps[0].text
+
+
+def test_sashimi_swordfish_near_miss_nothing_to_remove():
+    assert _only("sashimi_swordfish", _without(_board(SASHIMI_SWORDFISH_7), "r8c6", 7)) == []
+
+
+def test_sashimi_jellyfish():
+    steps = _only("sashimi_jellyfish", _board(SASHIMI_JELLYFISH_9))
+    assert eliminations_of(steps) == _cands(9, "r6c2")
+    assert "rows 1, 3, 5 and 9" in steps[0].text and "r5c3" in steps[0].text
+
+
+def test_sashimi_jellyfish_near_miss_nothing_to_remove():
+    assert _only("sashimi_jellyfish", _without(_board(SASHIMI_JELLYFISH_9), "r6c2", 9)) == []
+
+
+def test_finders_leave_the_board_alone():
+    board = _board(FINNED_7)
+    before = (list(board.values), list(board.cands))
+    for technique in FISH:
+        find_all(technique, board)
+    assert (board.values, board.cands) == before
+
+
+BASIC = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
+
+
+def _hard_sample(per_file: int) -> list[str]:
+    """Hard puzzles: every 97th of magictour top1465 and every 401st SE >= 5 puzzle of sudokuexchange."""
+    puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::97][:per_file]
+    with corpus_file("sudokuexchange_graded_even.tsv").open(encoding="utf-8") as stream:
+        rows = [r for r in csv.DictReader(stream, delimiter="\t") if r["se_rating"] and float(r["se_rating"]) >= 5]
+    return puzzles + [r["puzzle"] for r in rows[::401][:per_file]]
+
+
+@pytest.mark.corpus
+def test_fish_steps_are_valid_along_basic_solves():
+    counts = dict.fromkeys(FISH, 0)
+    for puzzle in _hard_sample(15):
+        board = Board.from_grid(puzzle)
+        solution = solution_of(board)
+        for step in logic.solve(puzzle, allow=BASIC).steps:
+            for technique in FISH:
+                counts[technique] += assert_steps_valid(find_all(technique, board), solution)
+            board.apply(step)
+    assert all(n >= 3 for n in counts.values()), counts
