@@ -1,6 +1,8 @@
 """sudoku_engine: solve, rate, explain and generate Sudoku puzzles (see DESIGN.md for the map)."""
 
 from .grid import Grid, InvalidPuzzle, cell_name, parse_cell
+from .hints import hint
+from .rating import rate
 from .solver import count_solutions, is_unique, solve
 
-__all__ = ["Grid", "InvalidPuzzle", "cell_name", "count_solutions", "is_unique", "parse_cell", "solve"]
+__all__ = ["Grid", "InvalidPuzzle", "cell_name", "count_solutions", "hint", "is_unique", "parse_cell", "rate", "solve"]

@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-import numpy as np
-
 from . import _search_py
 from .grid import Grid, InvalidPuzzle, parse_values
 
@@ -24,6 +22,8 @@ _backend: tuple[str, _Counter] | None = None
 
 def _numba_counter() -> _Counter:
     """A counter running the numba kernel; ImportError where numba is missing."""
+    import numpy as np  # only the kernel needs numpy; the pure-Python path starts faster without it
+
     from . import _search_numba
 
     kernel = _search_numba.count

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import json
+import sys
+
 import pytest
 
+from sudoku_engine.cli import main
 from sudoku_engine.rating import NotUnique, hodoku_level, length_bonus, rate
 from sudoku_engine.techniques import BY_ID, CATALOGUE
 
@@ -60,3 +65,18 @@ def test_a_singles_puzzle_rates_easy():
 def test_rating_needs_a_unique_solution(puzzle):
     with pytest.raises(NotUnique):
         rate(puzzle)
+
+
+def test_rate_command_records_and_bad_lines(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{EULER_01}\n{'.' * 81}\n123\n"))
+    assert main(["rate", "--jsonl"]) == 2
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(records) == 1
+    assert set(records[0]) == {
+        "puzzle", "se_like", "hodoku_like", "hodoku_level", "hardest_technique", "techniques", "steps", "ms"}
+    assert records[0]["puzzle"] == EULER_01 and records[0]["hodoku_level"] == "Easy"
+    assert captured.err.splitlines() == [
+        "error: stdin:2: the puzzle has more than one solution",
+        "error: stdin:3: wrong length: 3 cells, expected 81",
+    ]
