@@ -7,6 +7,8 @@ expected eliminations were worked out by hand from the digit's candidate map quo
 from __future__ import annotations
 
 import csv
+import random
+from itertools import combinations
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
@@ -14,7 +16,7 @@ from technique_support import assert_steps_valid, eliminations_of, find_all, sol
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board
-from sudoku_engine.grid import PEERS, bit, parse_cell
+from sudoku_engine.grid import PEERS, bit, box_of, parse_cell
 from sudoku_engine.techniques import CATALOGUE
 
 FISH = (
@@ -254,6 +256,67 @@ def test_finders_leave_the_board_alone():
     for technique in FISH:
         find_all(technique, board)
     assert (board.values, board.cands) == before
+
+
+def _reference(board: Board, size: int, finned: bool) -> set[tuple]:
+    """Every fish of a size straight from the definitions: (sashimi, digit, eliminations, cells, units)."""
+    found = set()
+    for digit in range(1, 10):
+        for rows_base in (True, False):
+
+            def cell(line: int, x: int, rows_base: bool = rows_base) -> int:
+                """The cell at a base line and a cross position."""
+                return line * 9 + x if rows_base else x * 9 + line
+
+            pos = [{x for x in range(9) if board.has(cell(line, x), digit)} for line in range(9)]
+            lines = [line for line in range(9) if 2 <= len(pos[line]) <= size + (3 if finned else 0)]
+            for base in combinations(lines, size):
+                union = set().union(*(pos[line] for line in base))
+                if finned:
+                    covers = [set(cover) for cover in combinations(sorted(union), size)]
+                else:
+                    covers = [union] if len(union) <= size else []
+                for cover in covers:
+                    fins = {cell(line, x) for line in base for x in pos[line] - cover}
+                    boxes = {box_of(c) for c in fins}
+                    if bool(fins) != finned or len(boxes) > 1 or any(not pos[line] & cover for line in base):
+                        continue
+                    eliminations = frozenset(
+                        cell(line, x) for line in range(9) if line not in base for x in pos[line] & cover
+                        if not fins or box_of(cell(line, x)) in boxes
+                    )
+                    if not eliminations:
+                        continue
+                    sashimi = finned and any(len(pos[line] & cover) == 1 for line in base)
+                    cells = frozenset(cell(line, x) for line in base for x in pos[line])
+                    units = {line if rows_base else 9 + line for line in base}
+                    units |= {9 + x if rows_base else x for x in cover} | {18 + box for box in boxes}
+                    found.add((sashimi, digit, eliminations, cells, frozenset(units)))
+    return found
+
+
+def _found(technique: str, board: Board) -> set[tuple]:
+    """The steps of a fish finder in the form of ``_reference``, checking that none repeats."""
+    steps = find_all(technique, board)
+    found = {
+        (technique.startswith("sashimi"), step.eliminations[0][1], frozenset(c for c, _ in step.eliminations),
+         frozenset(step.cells), frozenset(step.units))
+        for step in steps
+    }
+    assert len(found) == len(steps)
+    return found
+
+
+def test_fish_agree_with_the_definitions_on_random_pencil_marks():
+    rng = random.Random(20240611)
+    for _ in range(6):
+        density = [rng.uniform(0.1, 0.45) for _ in range(9)]
+        board = Board([0] * 81, [sum(bit(d) for d in range(1, 10) if rng.random() < density[d - 1]) for _ in range(81)])
+        for size, name in ((2, "x_wing"), (3, "swordfish"), (4, "jellyfish")):
+            assert _found(name, board) == _reference(board, size, False)
+            finned = _reference(board, size, True)
+            assert _found(f"finned_{name}", board) == {fish for fish in finned if not fish[0]}
+            assert _found(f"sashimi_{name}", board) == {fish for fish in finned if fish[0]}
 
 
 BASIC = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
