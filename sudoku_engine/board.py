@@ -153,6 +153,17 @@ class Board:
         b = bit(digit)
         return [cell for cell in UNITS[unit] if self.cands[cell] & b]
 
+    def unit_positions(self, unit: int) -> list[int]:
+        """For each digit 1..9 (index d - 1), the 9-bit mask of the unit's positions where it is a candidate."""
+        positions = [0] * 9
+        for index, cell in enumerate(UNITS[unit]):
+            mask = self.cands[cell]
+            while mask:
+                low = mask & -mask
+                positions[low.bit_length() - 1] |= 1 << index
+                mask ^= low
+        return positions
+
     def cells_with(self, digit: Digit) -> list[Cell]:
         """Every cell where the digit is a candidate."""
         b = bit(digit)

@@ -9,6 +9,10 @@ from ..board import Board, Step
 from ..grid import POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
 from .common import digit_list, names
 
+# Positions 0..8 of a box (row-major) that form one of its rows or columns; of a line, one box's third.
+_BOX_LINES = (0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010, 0b100100100)
+_LINE_THIRDS = (0b000000111, 0b000111000, 0b111000000)
+
 
 def _line_units(cells: list[int]) -> list[int]:
     """Row and column units that contain every one of the cells."""
@@ -18,10 +22,12 @@ def _line_units(cells: list[int]) -> list[int]:
 def pointing(board: Board) -> Iterator[Step]:
     """Locked candidates 1: a digit confined to one line inside a box leaves the rest of that line."""
     for box in range(18, 27):
+        positions = board.unit_positions(box)
         for digit in range(1, 10):
-            places = board.places(box, digit)
-            if len(places) < 2:
+            mask = positions[digit - 1]
+            if POPCOUNT[mask] < 2 or not any(mask & ~line == 0 for line in _BOX_LINES):
                 continue
+            places = [UNITS[box][i] for i in range(9) if mask >> i & 1]
             for line in _line_units(places):
                 removed = tuple((c, digit) for c in UNITS[line] if c not in places and board.has(c, digit))
                 if removed:
@@ -36,10 +42,12 @@ def pointing(board: Board) -> Iterator[Step]:
 def claiming(board: Board) -> Iterator[Step]:
     """Locked candidates 2: a digit confined to one box inside a line leaves the rest of that box."""
     for line in range(18):
+        positions = board.unit_positions(line)
         for digit in range(1, 10):
-            places = board.places(line, digit)
-            if len(places) < 2:
+            mask = positions[digit - 1]
+            if POPCOUNT[mask] < 2 or not any(mask & ~third == 0 for third in _LINE_THIRDS):
                 continue
+            places = [UNITS[line][i] for i in range(9) if mask >> i & 1]
             box = UNITS_OF[places[0]][2]
             if any(UNITS_OF[c][2] != box for c in places):
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..board import Board, Step
-from ..grid import BOXES, SINGLE_DIGIT, UNITS, bit, cell_name, unit_name
+from ..grid import BOXES, SINGLE_DIGIT, UNITS, bit, cell_name, digits_of, unit_name
 
 
 def full_house(board: Board) -> Iterator[Step]:
@@ -26,15 +26,20 @@ def full_house(board: Board) -> Iterator[Step]:
 
 def _hidden_singles(board: Board, units: range, technique: str) -> Iterator[Step]:
     """A digit with one place left in a house goes there."""
+    cands = board.cands
     for unit in units:
-        for digit in range(1, 10):
-            places = board.places(unit, digit)
-            if len(places) == 1:
-                cell = places[0]
-                yield Step(
-                    technique, placements=((cell, digit),), units=(unit,), cells=(cell,), cause=((cell, digit),),
-                    text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
-                )
+        cells = UNITS[unit]
+        once = twice = 0
+        for cell in cells:
+            twice |= once & cands[cell]
+            once |= cands[cell]
+        for digit in digits_of(once & ~twice):
+            b = bit(digit)
+            cell = next(c for c in cells if cands[c] & b)
+            yield Step(
+                technique, placements=((cell, digit),), units=(unit,), cells=(cell,), cause=((cell, digit),),
+                text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
+            )
 
 
 def hidden_single_box(board: Board) -> Iterator[Step]:

@@ -45,12 +45,15 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
         open_cells = [c for c in cells if not board.values[c]]
         if len(open_cells) <= size:
             continue
-        places = {d: [c for c in open_cells if board.cands[c] & bit(d)] for d in range(1, 10)}
-        digits = [d for d, where in places.items() if 2 <= len(where) <= size]
+        positions = board.unit_positions(unit)
+        digits = [d for d in range(1, 10) if 2 <= POPCOUNT[positions[d - 1]] <= size]
         for group in combinations(digits, size):
-            where = sorted({c for d in group for c in places[d]})
-            if len(where) != size:
+            union = 0
+            for d in group:
+                union |= positions[d - 1]
+            if POPCOUNT[union] != size:
                 continue
+            where = [cells[i] for i in range(9) if union >> i & 1]
             keep = sum(bit(d) for d in group)
             removed = tuple((c, d) for c in where for d in digits_of(board.cands[c] & ~keep))
             if removed:
