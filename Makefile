@@ -35,7 +35,7 @@ lint: $(VENV)/.test-installed
 	$(BIN)/mypy
 
 test: $(VENV)/.test-installed chromium lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/solver.py
