@@ -1,4 +1,4 @@
-# make run | make test | make bench | make lint -- each target creates .venv and installs what it needs.
+# make run | make test | make bench | make lint | make check-corpus -- each creates .venv and installs what it needs.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: run test bench lint chromium clean
+.PHONY: run test check-corpus bench lint chromium clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ lint: $(VENV)/.test-installed
 
 test: $(VENV)/.test-installed chromium lint
 	$(BIN)/python -m pytest -n 2
+
+check-corpus: $(VENV)/.test-installed
+	SUDOKU_CORPUS_SAMPLE=full $(BIN)/python -m pytest -n 2 tests/test_logic.py
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/solver.py

@@ -1,0 +1,78 @@
+"""The logic solver on the corpora: every trace ends solved, and every step of it is true.
+
+Full sample (``SUDOKU_CORPUS_SAMPLE=full``, ``make check-corpus``): all of sudokuexchange_graded_even.tsv
+and magictour_top1465.txt, the first 1,000 puzzles of the 17-clue file and the first 200 of the hardest
+file. The default sample, run by ``make test``, takes every 5th row of the Sudoku Exchange file (all its
+ratings, stratified), every 5th of top1465, the first 500 17-clue and the first 40 hardest puzzles, so the
+suite stays within the CI budget. A step is true when none of its eliminations removes the solution's digit
+and each placement equals it; the solution comes from the exact solver and is checked by the rules alone.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from corpus_data import corpus_file, data_dir, read_puzzles
+
+from sudoku_engine import logic, solver
+from sudoku_engine.board import Board
+from sudoku_engine.grid import is_valid_solution, parse_values
+
+FULL = os.environ.get("SUDOKU_CORPUS_SAMPLE", "").lower() == "full"
+# file -> (how many of the first rows, then every how many-th of them)
+SAMPLE = {
+    "sudokuexchange_graded_even.tsv": (None, 1 if FULL else 5),
+    "magictour_top1465.txt": (None, 1 if FULL else 5),
+    "tdoku_17clue_even.txt": (1000 if FULL else 500, 1),
+    "tdoku_forum_hardest_1905_11plus_even.txt": (200 if FULL else 40, 1),
+}
+CHUNK = 100
+
+
+def _sample_size(name: str) -> int:
+    """Puzzles of a file that the sample takes (1 when the file is absent, so its test skips or fails)."""
+    path = data_dir() / name
+    if not path.is_file():
+        return 1
+    rows = sum(1 for line in path.read_text().splitlines() if line.strip()) - (path.suffix == ".tsv")
+    limit, stride = SAMPLE[name]
+    return len(range(0, min(rows, limit or rows), stride))
+
+
+def sample_puzzles(name: str) -> list[str]:
+    """The sampled puzzles of one corpus file."""
+    limit, stride = SAMPLE[name]
+    return read_puzzles(corpus_file(name), limit)[::stride]
+
+
+CHUNKS = [(name, start) for name in SAMPLE for start in range(0, _sample_size(name), CHUNK)]
+
+pytestmark = pytest.mark.corpus
+
+
+def check_trace(puzzle: str) -> list[str]:
+    """Problems found in the logic trace of one puzzle (empty when every step is true and it ends solved)."""
+    values = parse_values(puzzle)
+    solution = solver.solve(values)
+    assert solution is not None and is_valid_solution(values, solution.values)
+    truth = solution.values
+    trace = logic.solve(puzzle)
+    board = Board.from_values(values)
+    problems = []
+    for step in trace.steps:
+        wrong = [(c, d) for c, d in step.placements if truth[c] != d]
+        wrong += [(c, d) for c, d in step.eliminations if truth[c] == d]
+        if wrong:
+            problems.append(f"{puzzle}: {step.technique} is false at {wrong}: {step.text}")
+        board.apply(step)
+    if not trace.solved or board.values != list(truth):
+        problems.append(f"{puzzle}: trace ends unsolved after {len(trace.steps)} steps")
+    return problems
+
+
+@pytest.mark.parametrize("name, start", CHUNKS, ids=[f"{n}[{s}:]" for n, s in CHUNKS])
+def test_every_trace_step_is_true_and_ends_solved(name, start):
+    puzzles = sample_puzzles(name)[start : start + CHUNK]
+    problems = [problem for puzzle in puzzles for problem in check_trace(puzzle)]
+    assert not problems, f"{len(problems)} problems, first: {problems[:3]}"
