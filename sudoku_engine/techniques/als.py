@@ -21,8 +21,11 @@ other digits. The definitions follow HoDoKu's, with its default of sets that do 
 
 Search bounds: ALSs have at most ``MAX_ALS_CELLS`` cells (larger ones are rare in human solutions and multiply
 the search); chains have at most ``MAX_CHAIN_ALS`` sets. Each finder yields one step per distinct set of
-eliminations, the first found in a fixed order. The sets and links of a position are built once and shared by
-the four finders (they run one after another on the same candidates).
+eliminations, the first found in a fixed order. The sets of a position are found once and shared by the four
+finders (they run one after another on the same candidates), and a house's sets are kept while its candidates
+stay the same; the links of the sets, and which pairs of sets have a cell seeing all places of a common digit,
+are worked out on first use by the three finders that need them. Sets are numbered in the order they are found
+and handled as bits of one int, cells as bits of an 81-bit int, so most tests are a few bit operations.
 """
 
 from __future__ import annotations
@@ -30,10 +33,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 
 from ..board import Board, Candidate, Step
-from ..grid import PEERS, POPCOUNT, UNITS, bit, cell_name, digits_of, unit_name
+from ..grid import MASK_DIGITS, PEERS, POPCOUNT, UNITS, bit, cell_name, digits_of, unit_name
 from .common import digit_list, names
 
 MAX_ALS_CELLS = 6
@@ -46,118 +49,229 @@ UNIT_MASK: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNITS
 
 
 def _cells_of(mask: int) -> list[int]:
-    """The cells of an 81-bit cell set, ascending."""
+    """The cells of an 81-bit cell set (or the members of any bit set), ascending."""
     cells = []
     while mask:
-        low = mask & -mask
-        cells.append(low.bit_length() - 1)
-        mask ^= low
+        top = mask.bit_length() - 1
+        cells.append(top)
+        mask ^= 1 << top
+    cells.reverse()
     return cells
 
 
 @dataclass(frozen=True, slots=True)
 class Als:
-    """An almost locked set with, per digit, where the digit sits in it and which cells see all of those."""
+    """An almost locked set as a step names it: its cells, digits and house."""
 
     cells: tuple[int, ...]
-    mask: int
     digits: int
     unit: int
-    where: tuple[int, ...]
-    sees: tuple[int, ...]
 
     def label(self) -> str:
         """``{r1c1, r1c5} (1/4/7)``: the cells and digits as a player reads them."""
         return "{" + ", ".join(cell_name(c) for c in self.cells) + "} (" + digit_list(digits_of(self.digits)) + ")"
 
 
-def _make_als(cells: tuple[int, ...], digits: int, unit: int, cands: tuple[int, ...]) -> Als:
-    """An ALS with its per-digit positions and the cells seeing all of them (index = digit, 0 unused)."""
-    where = [0] * 10
-    sees = [0] * 10
-    for d in digits_of(digits):
-        b = bit(d)
-        inside, seen = 0, ALL_CELLS
-        for c in cells:
-            if cands[c] & b:
-                inside |= 1 << c
-                seen &= PEER_MASK[c]
-        where[d], sees[d] = inside, seen
-    return Als(cells, sum(1 << c for c in cells), digits, unit, tuple(where), tuple(sees))
+@lru_cache(maxsize=2048)
+def _house_sets(unit: int, marks: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(cells, digits) of the subsets of a house's open cells (up to MAX_ALS_CELLS) with one digit more than cells."""
+    # marks: the candidates of the house's cells, 0 for a placed cell. Subsets come in lexicographic order of the
+    # cells' places in the house, each before its extensions. Cached: most houses keep their candidates from one
+    # stuck position to the next.
+    found: list[tuple[int, int]] = []
+    cell_bits = [1 << c for c, m in zip(UNITS[unit], marks) if m]
+    cell_cands = [m for m in marks if m]
+    count = len(cell_cands)
 
-
-def _unit_subsets(open_cells: list[int], cands: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Subsets of a house's open cells (up to MAX_ALS_CELLS) whose candidates number one more than the cells."""
-    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
-    while stack:
-        start, chosen, union = stack.pop()
-        if chosen and POPCOUNT[union] == len(chosen) + 1:
-            yield chosen, union
-        if len(chosen) == MAX_ALS_CELLS:
-            continue
-        for i in range(len(open_cells) - 1, start - 1, -1):
-            grown = union | cands[open_cells[i]]
+    def grow(start: int, mask: int, union: int, size: int) -> None:
+        """Record and extend every subset made by adding one cell at or after ``start``."""
+        for i in range(start, count):
+            grown = union | cell_cands[i]
+            width = POPCOUNT[grown]
             # candidates never shrink as cells are added, so a union past the largest ALS is a dead end
-            if POPCOUNT[grown] <= MAX_ALS_CELLS + 1:
-                stack.append((i + 1, (*chosen, open_cells[i]), grown))
+            if width <= MAX_ALS_CELLS + 1:
+                cells = mask | cell_bits[i]
+                if width == size + 2:
+                    found.append((cells, grown))
+                # an extension has at least width - 1 cells, so enough of the cells left must remain to add
+                if size + 1 < MAX_ALS_CELLS and i + 1 < count and width <= size + count - i + 1:
+                    grow(i + 1, cells, grown, size + 1)
+
+    grow(0, 0, 0, 0)
+    return tuple(found)
 
 
-def _collect(values: tuple[int, ...], cands: tuple[int, ...]) -> list[Als]:
-    """Every ALS of the position, once each (a set inside a box-line intersection is found in both houses)."""
-    found: dict[int, Als] = {}
-    for unit, house in enumerate(UNITS):
-        open_cells = [c for c in house if not values[c] and cands[c]]
-        for cells, digits in _unit_subsets(open_cells, cands):
-            mask = sum(1 << c for c in cells)
-            if mask not in found:
-                found[mask] = _make_als(cells, digits, unit, cands)
-    return list(found.values())
+_PLACES: dict[int, tuple[int, tuple[int, ...]]] = {}
 
 
-@dataclass(frozen=True, slots=True)
+def _places(cells: int) -> tuple[int, tuple[int, ...]]:
+    """The cells seeing every cell of a non-empty cell set, and its cells (cached: such sets lie in one house)."""
+    found = _PLACES.get(cells)
+    if found is None:
+        listed = tuple(_cells_of(cells))
+        seen = ALL_CELLS
+        for c in listed:
+            seen &= PEER_MASK[c]
+        found = _PLACES[cells] = (seen, listed)
+    return found
+
+
 class _Index:
-    """The ALSs of a position, the cells holding each digit, and the RCC links between the sets."""
+    """The ALSs of a position (set i is bit i of a set of sets), the cells holding each digit, links on demand."""
 
-    als: tuple[Als, ...]
-    digit_cells: tuple[int, ...]
-    links: dict[tuple[int, int], int]
-    adjacent: tuple[tuple[tuple[int, int], ...], ...]
+    __slots__ = ("count", "masks", "digits", "units", "cells", "in_unit", "digit_cells", "_links", "_sets")
+
+    def __init__(self, values: tuple[int, ...], cands: tuple[int, ...]) -> None:
+        digit_cells = [0] * 10
+        for c in range(81):
+            for d in MASK_DIGITS[cands[c]]:
+                digit_cells[d] |= 1 << c
+        self.digit_cells: tuple[int, ...] = tuple(digit_cells)
+        numbers: dict[int, int] = {}
+        masks: list[int] = []
+        digits: list[int] = []
+        units: list[int] = []
+        in_unit: list[list[int]] = []
+        # a set inside a box-line intersection is found in both houses and numbered where it is first found
+        for unit, house in enumerate(UNITS):
+            members: list[int] = []
+            for mask, union in _house_sets(unit, tuple(0 if values[c] else cands[c] for c in house)):
+                i = numbers.get(mask)
+                if i is None:
+                    i = numbers[mask] = len(masks)
+                    masks.append(mask)
+                    digits.append(union)
+                    units.append(unit)
+                members.append(i)
+            members.sort()
+            in_unit.append(members)
+        self.count = len(masks)
+        self.masks = masks
+        self.digits = digits
+        self.units = units
+        self.cells = [_places(m)[1] for m in masks]
+        self.in_unit = in_unit
+        self._links: _Links | None = None
+        self._sets: dict[int, Als] = {}
+
+    def als(self, i: int) -> Als:
+        """Set i as a step names it."""
+        found = self._sets.get(i)
+        if found is None:
+            found = self._sets[i] = Als(self.cells[i], self.digits[i], self.units[i])
+        return found
+
+    @property
+    def links(self) -> _Links:
+        """The RCC links of the sets (worked out on first use)."""
+        if self._links is None:
+            self._links = _Links(self)
+        return self._links
 
 
-def _links(als: tuple[Als, ...]) -> dict[tuple[int, int], int]:
-    """RCC digits of every pair (i < j) of disjoint ALSs, found by grouping sets with equal digit positions."""
-    links: dict[tuple[int, int], int] = {}
-    for d in range(1, 10):
-        groups: dict[int, list[int]] = {}
-        for i, a in enumerate(als):
-            if a.where[d]:
-                groups.setdefault(a.where[d], []).append(i)
-        keys = list(groups)
-        for n, first in enumerate(keys):
-            # whether the digit is restricted depends on the two position sets only, so test groups, not pairs
-            seen = als[groups[first][0]].sees[d]
-            for second in keys[n + 1 :]:
-                if second & ~seen:
+class _Links:
+    """Per set: cells seeing all places of each digit, sets sharing a cell, RCC partners and fitting sets by digit."""
+
+    __slots__ = ("index", "sees", "overlap", "partners", "linked", "doubly", "fitting", "fit_any")
+
+    def __init__(self, index: _Index) -> None:
+        self.index = index
+        masks, cells_of_digit = index.masks, index.digit_cells
+        # per digit, the sets grouped by where the digit sits in them: places -> group number; per group the cells
+        # seeing all its places with the places themselves, and the members as bits
+        numbers: list[dict[int, int]] = [{} for _ in range(10)]
+        places: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(10)]
+        members: list[list[int]] = [[] for _ in range(10)]
+        sees: list[list[int]] = []
+        for i, (mask, held) in enumerate(zip(masks, index.digits)):
+            one = 1 << i
+            s_i = [0] * 10
+            for d in MASK_DIGITS[held]:
+                w = cells_of_digit[d] & mask
+                number = numbers[d]
+                g = number.get(w)
+                if g is None:
+                    number[w] = len(number)
+                    members[d].append(one)
+                    place = _places(w)
+                    places[d].append(place)
+                else:
+                    members[d][g] |= one
+                    place = places[d][g]
+                s_i[d] = place[0]
+            sees.append(s_i)
+        self.sees = sees
+        at_cell = [0] * 81
+        for i, cells_i in enumerate(index.cells):
+            one = 1 << i
+            for c in cells_i:
+                at_cell[c] |= one
+        self.overlap: list[int] = []
+        for cells_i in index.cells:
+            near = 0
+            for c in cells_i:
+                near |= at_cell[c]
+            self.overlap.append(near)
+        apart = [~near for near in self.overlap]
+        # per set, (digit, sets) for each digit it has RCC partners by, and for each digit other sets fit it by:
+        # apart from it, with some cell holding the digit that sees all places of the digit in both sets
+        self.partners: list[list[tuple[int, int]]] = [[] for _ in masks]
+        self.fitting: list[list[tuple[int, int]]] = [[] for _ in masks]
+        for d in range(1, 10):
+            cells = cells_of_digit[d]
+            targets = [_cells_of(seen & cells) for seen, _ in places[d]]
+            # per cell, the sets whose places of d all see it: both tests below read these
+            seeing = [0] * 81
+            for one, ts in zip(members[d], targets):
+                for t in ts:
+                    seeing[t] |= one
+            for (_, listed), ts, group in zip(places[d], targets, members[d]):
+                restricted = -1
+                for c in listed:
+                    restricted &= seeing[c]
+                fit = 0
+                for t in ts:
+                    fit |= seeing[t]
+                if not restricted and not fit:
                     continue
-                for i in groups[first]:
-                    for j in groups[second]:
-                        if not als[i].mask & als[j].mask:
-                            key = (i, j) if i < j else (j, i)
-                            links[key] = links.get(key, 0) | bit(d)
-    return dict(sorted(links.items()))
+                while group:
+                    i = group.bit_length() - 1
+                    group ^= 1 << i
+                    if fit:
+                        found = fit & apart[i]
+                        if found:
+                            self.fitting[i].append((d, found))
+                    if restricted:
+                        found = restricted & apart[i]
+                        if found:
+                            self.partners[i].append((d, found))
+        self.linked: list[int] = []
+        self.doubly: list[int] = []
+        self.fit_any: list[int] = []
+        for partners, fitting in zip(self.partners, self.fitting):
+            once = twice = fit_any = 0
+            for _, p in partners:
+                twice |= once & p
+                once |= p
+            for _, f in fitting:
+                fit_any |= f
+            self.linked.append(once)
+            self.doubly.append(twice)
+            self.fit_any.append(fit_any)
+
+    def rcc(self, i: int, j: int) -> int:
+        """The RCC digits of two sets, as candidate bits."""
+        found = 0
+        for d, p in self.partners[i]:
+            if p >> j & 1:
+                found |= 1 << (d - 1)
+        return found
 
 
 @lru_cache(maxsize=4)
 def _index_of(values: tuple[int, ...], cands: tuple[int, ...]) -> _Index:
     """The index of a position (cached: the ALS finders run one after another on the same position)."""
-    als = tuple(_collect(values, cands))
-    digit_cells = tuple(sum(1 << c for c in range(81) if cands[c] & bit(d)) if d else 0 for d in range(10))
-    links = _links(als)
-    adjacent: list[list[tuple[int, int]]] = [[] for _ in als]
-    for (i, j), rcc in links.items():
-        adjacent[i].append((j, rcc))
-        adjacent[j].append((i, rcc))
-    return _Index(als, digit_cells, links, tuple(tuple(sorted(row)) for row in adjacent))
+    return _Index(values, cands)
 
 
 def _index(board: Board) -> _Index:
@@ -192,199 +306,389 @@ def _eliminations(removals: list[tuple[int, int]]) -> tuple[Candidate, ...]:
     return tuple(dict.fromkeys((c, d) for d, targets in removals for c in _cells_of(targets)))
 
 
-def _xz_removals(index: _Index, a: Als, b: Als, rcc: int) -> list[tuple[int, int, str]]:
+def _xz_removals(links: _Links, a: int, b: int, rcc: int) -> list[tuple[int, int, str]]:
     """(digit, targets, why) for a linked pair: Z digits when singly linked, the locked sets when doubly linked."""
-    cells = index.digit_cells
+    cells = links.index.digit_cells
+    digits = links.index.digits
+    sees_a, sees_b = links.sees[a], links.sees[b]
     found: list[tuple[int, int, str]] = []
     if POPCOUNT[rcc] == 1:
-        for z in digits_of(a.digits & b.digits & ~rcc):
-            found.append((z, a.sees[z] & b.sees[z] & cells[z], "of both"))
+        for z in MASK_DIGITS[digits[a] & digits[b] & ~rcc]:
+            found.append((z, sees_a[z] & sees_b[z] & cells[z], "of both"))
     elif POPCOUNT[rcc] == 2:
         # two RCCs: each set misses one of them, so both are locked and each RCC sits once in the pair
         # (three or more cannot happen in a position that has a solution)
-        for x in digits_of(rcc):
-            found.append((x, a.sees[x] & b.sees[x] & cells[x], "of both"))
+        for x in MASK_DIGITS[rcc]:
+            found.append((x, sees_a[x] & sees_b[x] & cells[x], "of both"))
         for name, s in (("first", a), ("second", b)):
-            for d in digits_of(s.digits & ~rcc):
-                found.append((d, s.sees[d] & cells[d], f"of the {name} set"))
+            sees_s = links.sees[s]
+            for d in MASK_DIGITS[digits[s] & ~rcc]:
+                found.append((d, sees_s[d] & cells[d], f"of the {name} set"))
     return [(d, targets, why) for d, targets, why in found if targets]
 
 
 def als_xz(board: Board) -> Iterator[Step]:
     """Two ALSs linked by a restricted common X: a common Z leaves cells seeing all its places in both."""
     index = _index(board)
+    links = index.links
     reported: set[tuple[Candidate, ...]] = set()
-    for (i, j), rcc in index.links.items():
-        a, b = index.als[i], index.als[j]
-        removals = _xz_removals(index, a, b, rcc)
-        eliminations = _eliminations([(d, t) for d, t, _ in removals])
-        if not eliminations or eliminations in reported:
-            continue
-        reported.add(eliminations)
-        doubly = POPCOUNT[rcc] == 2
-        kind = "ALS-XZ (doubly linked)" if doubly else "ALS-XZ"
-        reason = "; ".join(_removal(d, t, why) for d, t, why in removals)
-        link = f"{a.label()} and {b.label()} are linked by {' and '.join(map(str, digits_of(rcc)))}"
-        if doubly:
-            link += ", so both sets are locked"
-        yield Step(
-            "als_xz", eliminations=eliminations, cause=_cause(board, [a, b]),
-            units=_units([a, b]), cells=_cells([a, b]), text=f"{kind}: {link}; {reason}.",
-        )
+    for i in range(index.count):
+        partners = links.partners[i]
+        # only doubly linked pairs, or pairs where a cell sees all places of a common Z and some RCC is not Z,
+        # can eliminate
+        later = links.doubly[i]
+        for z, fit in links.fitting[i]:
+            for d, p in partners:
+                if d != z:
+                    later |= fit & p
+        for j in _cells_of(later & ~((2 << i) - 1)):
+            rcc = links.rcc(i, j)
+            removals = _xz_removals(links, i, j, rcc)
+            eliminations = _eliminations([(d, t) for d, t, _ in removals])
+            if not eliminations or eliminations in reported:
+                continue
+            reported.add(eliminations)
+            a, b = index.als(i), index.als(j)
+            doubly = POPCOUNT[rcc] == 2
+            kind = "ALS-XZ (doubly linked)" if doubly else "ALS-XZ"
+            reason = "; ".join(_removal(d, t, why) for d, t, why in removals)
+            link = f"{a.label()} and {b.label()} are linked by {' and '.join(map(str, digits_of(rcc)))}"
+            if doubly:
+                link += ", so both sets are locked"
+            yield Step(
+                "als_xz", eliminations=eliminations, cause=_cause(board, [a, b]),
+                units=_units([a, b]), cells=_cells([a, b]), text=f"{kind}: {link}; {reason}.",
+            )
 
 
 def als_xy_wing(board: Board) -> Iterator[Step]:
     """Pivot C linked to A by X and to B by Y (X != Y): a digit Z of A and B leaves cells seeing all its places."""
     index = _index(board)
+    links = index.links
     cells = index.digit_cells
+    digits = index.digits
     reported: set[tuple[Candidate, ...]] = set()
-    for pivot, neighbours in enumerate(index.adjacent):
-        c = index.als[pivot]
-        for (ia, ra), (ib, rb) in combinations(neighbours, 2):
-            a, b = index.als[ia], index.als[ib]
-            if a.mask & b.mask:
-                continue
-            done = 0
-            for x in digits_of(ra):
-                for y in digits_of(rb):
-                    zs = a.digits & b.digits & ~(bit(x) | bit(y)) & ~done
-                    if x == y or not zs:
-                        continue
-                    removals = [(z, a.sees[z] & b.sees[z] & cells[z]) for z in digits_of(zs)]
-                    removals = [(z, t) for z, t in removals if t]
-                    done |= sum(bit(z) for z, _ in removals)
-                    eliminations = _eliminations(removals)
-                    if not eliminations or eliminations in reported:
-                        continue
-                    reported.add(eliminations)
-                    reason = "; ".join(_removal(z, t, "of A and B") for z, t in removals)
-                    yield Step(
-                        "als_xy_wing", eliminations=eliminations, cause=_cause(board, [a, b, c]),
-                        units=_units([a, b, c]), cells=_cells([a, b, c]),
-                        text=f"ALS-XY-Wing: pivot C {c.label()} is linked to A {a.label()} by {x} and to "
-                        f"B {b.label()} by {y}, so A or B is locked; {reason}.",
-                    )
-
-
-Layer = dict[int, dict[int, int]]
-
-
-def _first_layer(index: _Index) -> Layer:
-    """Walks of one RCC link: end set -> link digit -> the starts, each coded ``set * 9 + digit - 1`` as a bit."""
-    first: Layer = {}
-    for i, row in enumerate(index.adjacent):
-        for j, rcc in row:
-            arriving = first.setdefault(j, {})
-            for x in digits_of(rcc):
-                arriving[x] = arriving.get(x, 0) | 1 << (i * 9 + x - 1)
-    return first
-
-
-def _next_layer(index: _Index, previous: Layer) -> Layer:
-    """Walks one link longer than those of ``previous``, never using the same digit for two links in a row."""
-    layer: Layer = {}
-    for i, ins in previous.items():
-        leaving: dict[int, int] = {}
-        for j, rcc in index.adjacent[i]:
-            arriving = layer.setdefault(j, {})
-            for y in digits_of(rcc):
-                if y not in leaving:
-                    leaving[y] = 0
-                    for x, starts in ins.items():
-                        if x != y:
-                            leaving[y] |= starts
-                if leaving[y]:
-                    arriving[y] = arriving.get(y, 0) | leaving[y]
-    return layer
-
-
-def _start_codes(index: _Index) -> list[int]:
-    """Per set, the bits of its start codes: one per digit of the RCC links it has."""
-    codes: list[int] = []
-    for i, row in enumerate(index.adjacent):
-        rcc = 0
-        for _, r in row:
-            rcc |= r
-        codes.append(sum(1 << (i * 9 + x - 1) for x in digits_of(rcc)))
-    return codes
-
-
-def _overlapping(index: _Index, codes: list[int]) -> list[int]:
-    """Per set, the start codes of every set sharing a cell with it (itself included)."""
-    at_cell = [0] * 81
-    for i, a in enumerate(index.als):
-        for c in a.cells:
-            at_cell[c] |= codes[i]
-    overlapping = []
-    for a in index.als:
-        near = 0
-        for c in a.cells:
-            near |= at_cell[c]
-        overlapping.append(near)
-    return overlapping
-
-
-def _end_starts(index: _Index) -> dict[tuple[int, int], int]:
-    """For (end set, Z): codes of start sets apart from it that share Z, first link not Z, a cell seeing all Zs."""
-    codes = _start_codes(index)
-    overlapping = _overlapping(index, codes)
-    result: dict[tuple[int, int], int] = {}
-    for z in range(1, 10):
-        groups: dict[int, list[int]] = {}
-        for i, a in enumerate(index.als):
-            if a.where[z] and codes[i]:
-                groups.setdefault(a.where[z], []).append(i)
-        not_z = sum(1 << (i * 9 + z - 1) for i in range(len(index.als)))
-        # a start fits an end when some cell with z sees all zs of both: gather start codes per such cell
-        by_target = [0] * 81
-        targets = {}
-        for w, members in groups.items():
-            targets[w] = _cells_of(index.als[members[0]].sees[z] & index.digit_cells[z])
-            code = sum(codes[i] for i in members) & ~not_z
-            for t in targets[w]:
-                by_target[t] |= code
-        for w, ends in groups.items():
-            starts = 0
-            for t in targets[w]:
-                starts |= by_target[t]
-            for j in ends:
-                result[(j, z)] = starts & ~overlapping[j]
-    return result
-
-
-def _trace(
-    index: _Index, layers: list[Layer], k: int, state: tuple[int, int], code: int, used: int
-) -> list[tuple[int, int]] | None:
-    """Pairwise disjoint sets from a start code to a state after k+1 links, as (set, digit of the link into it).
-
-    ``used`` holds the cells of the sets already chosen after this state; only walks the layers confirm are tried.
-    """
-    j, y = state
-    used |= index.als[j].mask
-    if k == 0:
-        start, first = divmod(code, 9)
-        if index.als[start].mask & used or first + 1 != y:
-            return None
-        return [(start, 0), (j, y)]
-    b = bit(y)
-    for i, rcc in index.adjacent[j]:
-        if not rcc & b or index.als[i].mask & used:
+    # per set and digit X, the sets apart from it with a cell seeing all places of a common digit other than X
+    fit_but: dict[tuple[int, int], int] = {}
+    for pivot in range(index.count):
+        partners = links.partners[pivot]
+        if len(partners) < 2:
+            # every link of the pivot is by one digit: X = Y for every pair
             continue
-        for x, starts in layers[k - 1].get(i, {}).items():
-            if x != y and starts >> code & 1:
-                found = _trace(index, layers, k - 1, (i, x), code, used)
+        by_other: dict[int, int] = {}
+        neighbours = links.linked[pivot]
+        for ia in _cells_of(neighbours):
+            if not (links.fit_any[ia] & neighbours) >> (ia + 1):
+                continue
+            ra = 0
+            for d, p in partners:
+                if p >> ia & 1:
+                    ra |= 1 << (d - 1)
+            # B after A, linked to the pivot by a digit other than X, fitting A on a digit other than X
+            if POPCOUNT[ra] == 1:
+                wings = by_other.get(ra)
+                if wings is None:
+                    wings = 0
+                    for d, p in partners:
+                        if not ra >> (d - 1) & 1:
+                            wings |= p
+                    by_other[ra] = wings
+                fit = fit_but.get((ia, ra))
+                if fit is None:
+                    fit = 0
+                    for z, f in links.fitting[ia]:
+                        if not ra >> (z - 1) & 1:
+                            fit |= f
+                    fit_but[(ia, ra)] = fit
+                wings &= fit
+            else:
+                # linked to the pivot by several digits: Z and Y must leave some X of A's links
+                wings = 0
+                for z, f in links.fitting[ia]:
+                    for y, p in partners:
+                        if y != z and ra & ~(1 << (z - 1) | 1 << (y - 1)):
+                            wings |= f & p
+            wings &= ~((2 << ia) - 1)
+            if not wings:
+                continue
+            sees_a = links.sees[ia]
+            for ib in _cells_of(wings):
+                rb = 0
+                for d, p in partners:
+                    if p >> ib & 1:
+                        rb |= 1 << (d - 1)
+                sees_b = links.sees[ib]
+                common = digits[ia] & digits[ib]
+                done = 0
+                for x in MASK_DIGITS[ra]:
+                    for y in MASK_DIGITS[rb]:
+                        zs = common & ~(bit(x) | bit(y)) & ~done
+                        if x == y or not zs:
+                            continue
+                        removals = [(z, sees_a[z] & sees_b[z] & cells[z]) for z in MASK_DIGITS[zs]]
+                        removals = [(z, t) for z, t in removals if t]
+                        for z, _ in removals:
+                            done |= bit(z)
+                        eliminations = _eliminations(removals)
+                        if not eliminations or eliminations in reported:
+                            continue
+                        reported.add(eliminations)
+                        a, b, c = index.als(ia), index.als(ib), index.als(pivot)
+                        reason = "; ".join(_removal(z, t, "of A and B") for z, t in removals)
+                        yield Step(
+                            "als_xy_wing", eliminations=eliminations, cause=_cause(board, [a, b, c]),
+                            units=_units([a, b, c]), cells=_cells([a, b, c]),
+                            text=f"ALS-XY-Wing: pivot C {c.label()} is linked to A {a.label()} by {x} and to "
+                            f"B {b.label()} by {y}, so A or B is locked; {reason}.",
+                        )
+
+
+class _ChainSearch:
+    """One ALS chain search: walks of RCC links by length, the starts fitting each end, what is already found."""
+
+    # A walk is coded by its start set and first link digit as bit ``set * 9 + digit - 1``; a state, a set and the
+    # digit of the link into it, is numbered the same way. A layer lists per state the codes of the walks of one
+    # length that end there (walks may meet a set twice: they only narrow the search for chains of disjoint sets).
+
+    def __init__(self, index: _Index) -> None:
+        self.index = index
+        self.links = links = index.links
+        self.layers: list[list[int]] = []
+        self.link_digits = [_link_digits(partners) for partners in links.partners]
+        # per set, per digit of its links, the states the links lead to
+        self.steps = [
+            [(d, [j * 9 + d - 1 for j in _cells_of(p)]) for d, p in partners] for partners in links.partners
+        ]
+        self.ends = self._end_starts()
+        # per end, every start it had at first: starts only go, so this stays a cover of what is left
+        self.any_start: dict[int, int] = {}
+        for end, by_z in self.ends.items():
+            found = 0
+            for starts in by_z.values():
+                found |= starts
+            self.any_start[end] = found
+        # per Z, the target cell sets already reported or left to ALS-XZ and ALS-XY-Wing
+        self.covered: list[set[int]] = [set() for _ in range(10)]
+        self.traced: dict[tuple[int, int, int, int], list[tuple[int, int]] | None] = {}
+        self._orders: list[tuple[list[int], list[int]]] = []
+        self._leave: list[list[int]] = []
+
+    def _end_starts(self) -> dict[int, dict[int, int]]:
+        """End set -> Z -> codes of earlier linked start sets that fit it on Z, first link not Z."""
+        count = self.index.count
+        codes = [digits << (i * 9) for i, digits in enumerate(self.link_digits)]
+        linked = 0
+        for i, code in enumerate(codes):
+            if code:
+                linked |= 1 << i
+        every = ((1 << (9 * count)) - 1) // 511
+        result: dict[int, dict[int, int]] = {}
+        for j, fitting in enumerate(self.links.fitting):
+            if not codes[j]:
+                continue
+            # each pair of ends is met from both sides: keep the meeting at the higher-numbered end
+            earlier = linked & ((1 << j) - 1)
+            by_z: dict[int, int] = {}
+            for z, fit in fitting:
+                starts = 0
+                fit &= earlier
+                while fit:
+                    top = fit.bit_length() - 1
+                    starts |= codes[top]
+                    fit ^= 1 << top
+                starts &= ~(every << (z - 1))
+                if starts:
+                    by_z[z] = starts
+            if by_z:
+                result[j] = by_z
+        return result
+
+    def grow(self) -> list[int]:
+        """The next layer: walks one link longer, never using one digit for two links in a row."""
+        layer = [0] * (9 * self.index.count)
+        if not self.layers:
+            for i, steps in enumerate(self.steps):
+                for d, states in steps:
+                    code = 1 << (i * 9 + d - 1)
+                    for t in states:
+                        layer[t] |= code
+            return layer
+        previous = self.layers[-1]
+        for i, steps in enumerate(self.steps):
+            if len(steps) < 2:
+                # a walk leaves a set by another digit than it came by
+                continue
+            base = i * 9 - 1
+            once = twice = 0
+            for d, _ in steps:
+                arriving = previous[base + d]
+                twice |= once & arriving
+                once |= arriving
+            if not once:
+                continue
+            for d, states in steps:
+                # the walks arriving by another digit than d: those arriving twice or not by d
+                leaving = twice | once & ~previous[base + d]
+                if leaving:
+                    for t in states:
+                        layer[t] |= leaving
+        return layer
+
+    def _positions(self, m: int) -> list[int]:
+        """Per set, its place in the reach order of layer m, which breaks ties between chains of equal length."""
+        # layer 0 takes the sets by number, layer m in the reach order of layer m - 1; each set reaches its partners
+        # by number, and a set's place is where it is first reached
+        while len(self._orders) <= m:
+            linked = self.links.linked
+            sources = self._orders[-1][1] if self._orders else range(self.index.count)
+            reached: list[int] = []
+            seen = 0
+            for i in sources:
+                new = linked[i] & ~seen
+                if new:
+                    reached.extend(_cells_of(new))
+                    seen |= new
+            positions = [0] * self.index.count
+            for place, j in enumerate(reached):
+                positions[j] = place
+            self._orders.append((positions, reached))
+        return self._orders[m][0]
+
+    def _leavers(self, m: int) -> list[int]:
+        """Per digit y, the sets some walk of layer m may leave by y: walks arrive there by another digit."""
+        while len(self._leave) <= m:
+            if self._leave:
+                able = self._leave[-1]
+                arrivals = []
+                for partners in self.links.partners:
+                    found = 0
+                    for y, p in partners:
+                        if p & able[y]:
+                            found |= 1 << (y - 1)
+                    arrivals.append(found)
+            else:
+                arrivals = self.link_digits
+            several = 0
+            only = [0] * 10
+            for i, found in enumerate(arrivals):
+                if POPCOUNT[found] > 1:
+                    several |= 1 << i
+                elif found:
+                    only[found.bit_length()] |= 1 << i
+            any_only = 0
+            for sets in only:
+                any_only |= sets
+            self._leave.append([several | any_only & ~only[y] for y in range(10)])
+        return self._leave[m]
+
+    def _ranked(self, m: int, i: int, xs: list[int]) -> list[int]:
+        """Last-link digits into set i at layer m, by the reach order of the first set a walk comes from by each."""
+        # the first set is taken in the reach order of layer m - 1 among the partners by that digit that walks can
+        # leave by it; ties go by digit. In layer 0 each code arrives by its own first digit, so only later layers
+        # have several digits to order
+        positions = self._positions(m - 1)
+        able = self._leavers(m - 1)
+        rank: dict[int, tuple[int, int]] = {}
+        for x, p in self.links.partners[i]:
+            if x in xs:
+                rank[x] = (min(positions[i2] for i2 in _cells_of(p & able[x])), x)
+        return sorted(xs, key=rank.__getitem__)
+
+    def trace(self, k: int, j: int, y: int, code: int, blocked: int) -> list[tuple[int, int]] | None:
+        """Pairwise disjoint sets from a start code to set j entered by y after k+1 links, as (set, link digit)."""
+        # blocked: the sets sharing a cell with those already chosen after j
+        blocked |= self.links.overlap[j]
+        start, first = divmod(code, 9)
+        first += 1
+        if blocked >> start & 1:
+            # the start shares a cell with a set already chosen
+            return None
+        if k == 0:
+            return [(start, 0), (j, y)] if first == y else None
+        linked = self._partners_by(j, y) & ~blocked
+        if k == 1:
+            # the middle set is the first partner of j by y linked to the start by its first digit
+            if first == y:
+                return None
+            linked &= self._partners_by(start, first)
+            if not linked:
+                return None
+            return [(start, 0), ((linked & -linked).bit_length() - 1, first), (j, y)]
+        wanted = 1 << code
+        layer = self.layers[k - 1]
+        for i in _cells_of(linked):
+            base = i * 9 - 1
+            xs = []
+            for x in MASK_DIGITS[self.link_digits[i]]:
+                if x != y and layer[base + x] & wanted:
+                    xs.append(x)
+            # the chain found for an elimination depends on the order the digits into i are tried in
+            if len(xs) > 1:
+                xs = self._ranked(k - 1, i, xs)
+            for x in xs:
+                found = self.trace(k - 1, i, x, code, blocked)
                 if found is not None:
                     return [*found, (j, y)]
-    return None
+        return None
+
+    def _partners_by(self, i: int, digit: int) -> int:
+        """The RCC partners of set i by one digit."""
+        for d, p in self.links.partners[i]:
+            if d == digit:
+                return p
+        return 0
+
+    def chains(self, k: int, end: int, last: int, hits: int, z: int) -> Iterator[list[tuple[int, int]]]:
+        """Chains of k+1 links into ``end`` by ``last`` from start codes ``hits``, ends sharing z, one per removal."""
+        index = self.index
+        sees = self.links.sees
+        end_z = sees[end][z] & index.digit_cells[z]
+        covered = self.covered[z]
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            code = low.bit_length() - 1
+            targets = sees[code // 9][z] & end_z
+            if targets in covered:
+                continue
+            key = (k, end, last, code)
+            if key not in self.traced:
+                self.traced[key] = self.trace(k, end, last, code, 0)
+            chain = self.traced[key]
+            if chain is None:
+                continue
+            whole = 0x1FF << (code - code % 9)
+            hits &= ~whole
+            by_z = self.ends[end]
+            left = by_z[z] & ~whole
+            if left:
+                by_z[z] = left
+            else:
+                del by_z[z]
+                if not by_z:
+                    del self.ends[end]
+            covered.add(targets)
+            # two sets are ALS-XZ and three ALS-XY-Wing: such a walk only marks its elimination as found
+            if len(chain) >= MIN_CHAIN_ALS:
+                yield chain
+
+
+def _link_digits(partners: list[tuple[int, int]]) -> int:
+    """The digits of a set's RCC links, as candidate bits."""
+    found = 0
+    for d, _ in partners:
+        found |= 1 << (d - 1)
+    return found
 
 
 def _chain_step(board: Board, index: _Index, chain: list[tuple[int, int]], z: int, labels: dict[int, str]) -> Step:
     """The step of an ALS chain whose end sets share z (labels caches the sets' names within one search)."""
     for i, _ in chain:
         if i not in labels:
-            labels[i] = index.als[i].label()
-    sets = [index.als[i] for i, _ in chain]
-    targets = sets[0].sees[z] & sets[-1].sees[z] & index.digit_cells[z]
+            labels[i] = index.als(i).label()
+    sets = [index.als(i) for i, _ in chain]
+    sees = index.links.sees
+    targets = sees[chain[0][0]][z] & sees[chain[-1][0]][z] & index.digit_cells[z]
     links = ", ".join(f"by {x} to {labels[i]}" for i, x in chain[1:])
     return Step(
         "als_chain", eliminations=_eliminations([(z, targets)]), cause=_cause(board, sets), units=_units(sets),
@@ -395,59 +699,38 @@ def _chain_step(board: Board, index: _Index, chain: list[tuple[int, int]], z: in
     )
 
 
-class _ChainSearch:
-    """The state of one ALS chain search: the walk layers, the starts fitting each end, what is already found."""
-
-    def __init__(self, index: _Index) -> None:
-        self.index = index
-        self.layers = [_first_layer(index)]
-        self.ends = _end_starts(index)
-        self.settled: dict[tuple[int, int], int] = {}
-        self.covered: set[tuple[int, int]] = set()
-        self.traced: dict[tuple[int, int, int, int], list[tuple[int, int]] | None] = {}
-
-    def chains(self, k: int, end: int, last: int, starts: int, z: int) -> Iterator[list[tuple[int, int]]]:
-        """Chains of k+1 links into ``end`` (last link ``last``) whose ends share z, one per new elimination."""
-        index = self.index
-        # each pair of ends is met from both sides: keep the meeting at the higher-numbered end
-        hits = starts & self.ends.get((end, z), 0) & ((1 << (end * 9)) - 1) & ~self.settled.get((end, z), 0)
-        while hits:
-            code = (hits & -hits).bit_length() - 1
-            hits &= ~(1 << code)
-            targets = index.als[code // 9].sees[z] & index.als[end].sees[z] & index.digit_cells[z]
-            if (z, targets) in self.covered:
-                continue
-            key = (k, end, last, code)
-            if key not in self.traced:
-                self.traced[key] = _trace(index, self.layers, k, (end, last), code, 0)
-            chain = self.traced[key]
-            if chain is None:
-                continue
-            whole = 0x1FF << (code - code % 9)
-            hits &= ~whole
-            self.settled[(end, z)] = self.settled.get((end, z), 0) | whole
-            self.covered.add((z, targets))
-            # two sets are ALS-XZ and three ALS-XY-Wing: such a walk only marks its elimination as found
-            if len(chain) >= MIN_CHAIN_ALS:
-                yield chain
-
-
 def als_chain(board: Board) -> Iterator[Step]:
     """ALSs linked in a row by RCCs (consecutive ones differ); a digit Z of both ends, not the first or last
     RCC, leaves cells seeing all its places in both ends. One chain (a shortest) per distinct elimination."""
     index = _index(board)
-    if not index.links:
+    if not any(index.links.linked):
         return
     search = _ChainSearch(index)
+    link_digits, any_start = search.link_digits, search.any_start
+    ends = sorted(search.ends)
     labels: dict[int, str] = {}
     for k in range(MAX_CHAIN_ALS - 1):
-        if k:
-            search.layers.append(_next_layer(index, search.layers[-1]))
-        for end, arriving in sorted(search.layers[k].items()):
-            for last, starts in sorted(arriving.items()):
-                for z in digits_of(index.als[end].digits & ~bit(last)):
-                    for chain in search.chains(k, end, last, starts, z):
-                        yield _chain_step(board, index, chain, z, labels)
+        if not search.ends:
+            return
+        layer = search.grow()
+        search.layers.append(layer)
+        for end in ends:
+            by_z = search.ends.get(end)
+            if not by_z:
+                continue
+            base = end * 9 - 1
+            could_fit = any_start[end]
+            for last in MASK_DIGITS[link_digits[end]]:
+                starts = layer[base + last]
+                if not starts & could_fit:
+                    continue
+                # Z ascending (the end's digits with fitting starts, in the order they were found)
+                for z, fitting in list(by_z.items()):
+                    if z != last:
+                        fitting &= starts
+                        if fitting:
+                            for chain in search.chains(k, end, last, fitting, z):
+                                yield _chain_step(board, index, chain, z, labels)
 
 
 def _intersections() -> list[tuple[int, int]]:
@@ -456,20 +739,6 @@ def _intersections() -> list[tuple[int, int]]:
 
 
 BOX_LINES: tuple[tuple[int, int], ...] = tuple(_intersections())
-
-
-def _sue_de_coq_removals(
-    board: Board, box: int, line: int, group: int, digits: int, line_set: Als, box_set: Als
-) -> tuple[int, int, tuple[Candidate, ...]]:
-    """Digits confined to the line part and to the box part, and the candidates they lose outside the pattern."""
-    line_digits = (digits | line_set.digits) & ~box_set.digits
-    box_digits = (digits | box_set.digits) & ~line_set.digits
-    removed: list[Candidate] = []
-    for house, keep, mask in ((line, group | line_set.mask, line_digits), (box, group | box_set.mask, box_digits)):
-        for c in UNITS[house]:
-            if not keep >> c & 1:
-                removed.extend((c, d) for d in digits_of(board.cands[c] & mask))
-    return line_digits, box_digits, tuple(dict.fromkeys(removed))
 
 
 def _box_line_groups(board: Board, shared: int) -> Iterator[tuple[tuple[int, ...], int]]:
@@ -484,13 +753,23 @@ def _box_line_groups(board: Board, shared: int) -> Iterator[tuple[tuple[int, ...
                 yield cells, digits
 
 
+def _removed(board: Board, rests: tuple[tuple[int, int], tuple[int, int]]) -> tuple[Candidate, ...]:
+    """(cell, digit) for each digit of a mask in each cell of a cell set, set by set, cells ascending, no repeats."""
+    removed: list[Candidate] = []
+    for rest, mask in rests:
+        for c in _cells_of(rest):
+            removed.extend((c, d) for d in MASK_DIGITS[board.cands[c] & mask])
+    return tuple(dict.fromkeys(removed))
+
+
 def _sue_de_coq_step(
-    board: Board, box: int, line: int, group: tuple[int, ...], digits: int, line_set: Als, box_set: Als
+    board: Board, box: int, line: int, group: tuple[int, ...], digits: int, sets: tuple[Als, Als],
+    removed: tuple[Candidate, ...],
 ) -> Step:
     """The Sue de Coq step of an intersection group completed by an ALS in the line and one in the box."""
-    line_digits, box_digits, removed = _sue_de_coq_removals(
-        board, box, line, sum(1 << c for c in group), digits, line_set, box_set
-    )
+    line_set, box_set = sets
+    line_digits = (digits | line_set.digits) & ~box_set.digits
+    box_digits = (digits | box_set.digits) & ~line_set.digits
     cells = (*group, *line_set.cells, *box_set.cells)
     union = digits | line_set.digits | box_set.digits
     return Step(
@@ -509,22 +788,48 @@ def sue_de_coq(board: Board) -> Iterator[Step]:
     one in the rest of the box with no common digit, so that the cells number as many as their digits: the
     line part's digits leave the rest of the line and the box part's digits leave the rest of the box."""
     index = _index(board)
+    masks, set_digits, cells_of_digit = index.masks, index.digits, index.digit_cells
     reported: set[tuple[Candidate, ...]] = set()
     for box, line in BOX_LINES:
         shared = UNIT_MASK[box] & UNIT_MASK[line]
-        line_sets = [a for a in index.als if not a.mask & ~(UNIT_MASK[line] & ~shared)]
-        box_sets = [a for a in index.als if not a.mask & ~(UNIT_MASK[box] & ~shared)]
+        line_sets = [i for i in index.in_unit[line] if not masks[i] & shared]
+        box_sets = [i for i in index.in_unit[box] if not masks[i] & shared]
+        if not line_sets or not box_sets:
+            continue
         for group, digits in _box_line_groups(board, shared):
-            for line_set, box_set in product(line_sets, box_sets):
-                union = digits | line_set.digits | box_set.digits
-                if (
-                    line_set.digits & box_set.digits
-                    or not line_set.digits & digits
-                    or not box_set.digits & digits
-                    or POPCOUNT[union] != len(group) + len(line_set.cells) + len(box_set.cells)
-                ):
+            size = len(group)
+            group_mask = sum(1 << c for c in group)
+            # a box set fits a line set without common digits when it has as many of the group's digits as the
+            # cell count needs, so box sets are sorted by how many of the group's digits they hold
+            by_shared: dict[int, list[int]] = {}
+            for b in box_sets:
+                held = POPCOUNT[set_digits[b] & digits]
+                if held:
+                    by_shared.setdefault(held, []).append(b)
+            for a in line_sets:
+                line_only = set_digits[a]
+                if not line_only & digits:
                     continue
-                step = _sue_de_coq_step(board, box, line, group, digits, line_set, box_set)
-                if step.eliminations and step.eliminations not in reported:
-                    reported.add(step.eliminations)
-                    yield step
+                needed = POPCOUNT[digits | line_only] - size - POPCOUNT[line_only] + 2
+                for b in by_shared.get(needed, ()):
+                    box_only = set_digits[b]
+                    if box_only & line_only:
+                        continue
+                    line_digits = (digits | line_only) & ~box_only
+                    box_digits = (digits | box_only) & ~line_only
+                    line_rest = UNIT_MASK[line] & ~(group_mask | masks[a])
+                    box_rest = UNIT_MASK[box] & ~(group_mask | masks[b])
+                    line_cover = box_cover = 0
+                    for d in MASK_DIGITS[line_digits]:
+                        line_cover |= cells_of_digit[d]
+                    for d in MASK_DIGITS[box_digits]:
+                        box_cover |= cells_of_digit[d]
+                    line_rest &= line_cover
+                    box_rest &= box_cover
+                    if not line_rest and not box_rest:
+                        continue
+                    removed = _removed(board, ((line_rest, line_digits), (box_rest, box_digits)))
+                    if removed in reported:
+                        continue
+                    reported.add(removed)
+                    yield _sue_de_coq_step(board, box, line, group, digits, (index.als(a), index.als(b)), removed)

@@ -214,6 +214,15 @@ def test_sue_de_coq_needs_disjoint_companions() -> None:
     assert _checked("sue_de_coq", board) == []
 
 
+def test_repeated_searches_give_the_same_steps() -> None:
+    # the sets and links of a position are kept for the next finder: no search may change what it shares
+    board = Board.from_pencilmarks(ALS_CHAIN)
+    first = {technique_id: find_all(technique_id, board) for technique_id in ALS_IDS}
+    again = {technique_id: find_all(technique_id, board) for technique_id in reversed(ALS_IDS)}
+    assert first == again
+    assert first["als_chain"]
+
+
 def _corpus_sample() -> list[str]:
     """Hard puzzles: the first of magictour top1465 and Sudoku Exchange puzzles rated 7.0 or more."""
     puzzles = read_puzzles(corpus_file("magictour_top1465.txt"), 4)
