@@ -14,8 +14,9 @@ that see each other (each end's digit leaves the other end's cell). A chain that
 a reported chain are also weakly linked, the chain is a continuous loop: every link then holds both ways and also
 clears the candidates weakly linked to both its nodes.
 
-Search: breadth-first from every node over the link graph built once per call, so each conclusion is reported
-with the shortest chain proving it (ties: lowest start node, cells in row-major order). Chains have 4 (XY-Chains:
+Search: breadth-first from every node at once, one level at a time, over the link graph (node and candidate
+bitsets, built once per call), so each conclusion is reported with the shortest chain proving it (ties: lowest
+start node, cells in row-major order) and the first step costs only the levels up to it. Chains have 4 (XY-Chains:
 6, three cells, as two cells would only be a naked pair) to ``MAX_NODES`` (12) nodes. X-Chains and XY-Chains only
 eliminate; placements come from nice loops. Grouped nice loops report only chains that use a group node: a
 conclusion whose shortest chain needs none is left to ``nice_loop``, which comes first. Continuous loops are
@@ -36,9 +37,14 @@ MAX_NODES = 12  # longest chain searched, in nodes; a chain of 2k nodes is found
 _LEVELS = MAX_NODES // 2
 
 _PEER_BITS: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in range(81))
-_UNIT_SETS: tuple[frozenset[int], ...] = tuple(frozenset(u) for u in UNITS)
-_LINES_OF_BOX: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted({u for c in UNITS[box] for u in UNITS_OF[c][:2]})) for box in range(18, 27)
+_UNIT_BITS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNITS)
+_CELL_CANDIDATES: tuple[int, ...] = tuple(sum(1 << (d * 81 + c) for d in range(9)) for c in range(81))
+_INTERSECTIONS: tuple[int, ...] = tuple(  # box-line intersections as cell masks, by box and then line
+    _UNIT_BITS[box] & _UNIT_BITS[line] for box in range(18, 27) for line in range(18)
+    if _UNIT_BITS[box] & _UNIT_BITS[line]
+)
+_INTERSECTIONS_OF: tuple[tuple[int, ...], ...] = tuple(  # unit -> the intersections inside it
+    tuple(i for i, shared in enumerate(_INTERSECTIONS) if shared & ~_UNIT_BITS[unit] == 0) for unit in range(27)
 )
 
 Node = tuple[int, tuple[int, ...]]  # (digit, cells): one cell for a candidate, two or three for a group
@@ -56,16 +62,7 @@ class _Graph:
     hop: list[int]  # node bitset: nodes reached by one weak link then one strong link
 
 
-@dataclass(frozen=True)
-class _Found:
-    """A chain conclusion before its path is rebuilt: breadth-first level, graph, start and end node."""
-
-    level: int
-    graph: int
-    start: int
-    end: int
-    placement: int  # candidate bitset placed (a chain back to its own start)
-    elimination: int  # candidate bitset removed
+_Found = tuple[int, int, int, int, int]  # graph, start node, end node, candidate bitsets placed and removed
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -74,6 +71,11 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def _cells_of(mask: int) -> tuple[int, ...]:
+    """The cells of a cell mask, ascending."""
+    return tuple(_bits(mask))
 
 
 def _candidate_bit(cell: int, digit: int) -> int:
@@ -86,35 +88,50 @@ def _candidate_of(index: int) -> tuple[int, int]:
     return index % 81, index // 81 + 1
 
 
-def _group_nodes(board: Board, digits: tuple[int, ...]) -> list[Node]:
-    """Every box-line intersection holding two or three candidates of a digit, as a group node."""
-    groups: list[Node] = []
-    for digit in digits:
-        for b, lines in enumerate(_LINES_OF_BOX):
-            box = _UNIT_SETS[18 + b]
-            for line in lines:
-                cells = tuple(c for c in UNITS[line] if c in box and board.has(c, digit))
-                if len(cells) >= 2:
-                    groups.append((digit, cells))
-    return groups
+def _positions(board: Board) -> list[int]:
+    """Per digit (index 1..9), the cells where it is a candidate, as a cell mask."""
+    positions = [0] * 10
+    for cell, mask in enumerate(board.cands):
+        while mask:
+            low = mask & -mask
+            positions[low.bit_length()] |= 1 << cell
+            mask ^= low
+    return positions
 
 
-def _house_links(board: Board, digits: tuple[int, ...], groups: list[Node]) -> set[tuple[Node, Node]]:
-    """Strong links inside houses: the digit's places in the house split into exactly two nodes."""
-    group_sets = {(d, frozenset(cells)) for d, cells in groups}
+def _house_links(positions: list[int], digits: tuple[int, ...], grouped: bool) -> set[tuple[Node, Node]]:
+    """Strong links inside houses: the digit's places in the house split into exactly two nodes.
+
+    Two places make a pair of candidates; with groups, a group in the house (the digit's two or three places in
+    one of its box-line intersections) pairs with the rest of the places when that rest is one cell or a group.
+    """
     links: set[tuple[Node, Node]] = set()
-    for unit in range(27):
-        for digit in digits:
-            places = board.places(unit, digit)
-            if len(places) < 2:
+    cells: dict[int, tuple[int, ...]] = {}  # cell mask -> its cells
+    for digit in digits:
+        where = positions[digit]
+        groups: dict[int, int] = {}  # intersection -> the digit's places there, when two or three
+        if grouped:
+            for i, shared in enumerate(_INTERSECTIONS):
+                places = where & shared
+                if places & (places - 1):
+                    groups[i] = places
+        group_set = set(groups.values())
+        for unit, house in enumerate(_UNIT_BITS):
+            whole = where & house
+            if not whole & (whole - 1):
                 continue
-            whole = frozenset(places)
-            parts = [frozenset((c,)) for c in places]
-            parts += [frozenset(cells) for d, cells in groups if d == digit and whole.issuperset(cells)]
-            for part in parts:
-                rest = whole - part
-                if len(rest) == 1 or (digit, rest) in group_sets:
-                    a, b = sorted((tuple(sorted(part)), tuple(sorted(rest))))
+            low = whole & -whole
+            if whole == low | 1 << (whole.bit_length() - 1):  # two places
+                links.add(((digit, (low.bit_length() - 1,)), (digit, (whole.bit_length() - 1,))))
+                continue
+            for i in _INTERSECTIONS_OF[unit] if groups else ():
+                part = groups.get(i, 0)
+                rest = whole & ~part
+                if part and rest and (not rest & (rest - 1) or rest in group_set):
+                    for mask in (part, rest):
+                        if mask not in cells:
+                            cells[mask] = _cells_of(mask)
+                    a, b = sorted((cells[part], cells[rest]))
                     links.add(((digit, a), (digit, b)))
     return links
 
@@ -129,7 +146,7 @@ def _cell_links(board: Board) -> set[tuple[Node, Node]]:
     return links
 
 
-def _build(board: Board, links: set[tuple[Node, Node]], same_cell_weak: bool) -> _Graph:
+def _build(positions: list[int], links: set[tuple[Node, Node]], same_cell_weak: bool) -> _Graph:
     """The graph over the nodes that have a strong link (no other node can be in an AIC)."""
     nodes = sorted({n for link in links for n in link}, key=lambda n: (len(n[1]), n[1], n[0]))
     index = {n: i for i, n in enumerate(nodes)}
@@ -137,92 +154,69 @@ def _build(board: Board, links: set[tuple[Node, Node]], same_cell_weak: bool) ->
     for a, b in links:
         strong[index[a]] |= 1 << index[b]
         strong[index[b]] |= 1 << index[a]
-    positions = [0] * 10
-    for cell in range(81):
-        for d in digits_of(board.cands[cell]):
-            positions[d] |= 1 << cell
-    seen_all, cell_bits = [], []
-    for _, cells in nodes:
+    candidates = sum(positions[d] << (d - 1) * 81 for d in range(1, 10))
+    single = [[0] * 81 for _ in range(10)]  # per digit and cell: the index of that candidate's node
+    node_cells = [0] * 10  # per digit: the cells of its one-cell nodes
+    groups: list[list[tuple[int, int]]] = [[] for _ in range(10)]  # per digit: (cell mask, index) of groups
+    by_cell = [0] * 81  # per cell: the bits of its candidates' nodes
+    for i, (digit, cells) in enumerate(nodes):
+        if len(cells) == 1:
+            single[digit][cells[0]] = i
+            node_cells[digit] |= 1 << cells[0]
+            by_cell[cells[0]] |= 1 << i
+        else:
+            groups[digit].append((sum(1 << c for c in cells), i))
+    weak, elim, hop = [], [], []
+    for i, (digit, cells) in enumerate(nodes):
         seen = _PEER_BITS[cells[0]]
         for c in cells[1:]:
             seen &= _PEER_BITS[c]
-        seen_all.append(seen)
-        cell_bits.append(sum(1 << c for c in cells))
-    by_digit: dict[int, list[int]] = {}
-    by_cell: dict[int, int] = {}
-    for i, (digit, cells) in enumerate(nodes):
-        by_digit.setdefault(digit, []).append(i)
-        if len(cells) == 1:
-            by_cell[cells[0]] = by_cell.get(cells[0], 0) | 1 << i
-    weak, elim = [], []
-    for i, (digit, cells) in enumerate(nodes):
-        seen = seen_all[i]
-        links_i = sum(1 << j for j in by_digit[digit] if cell_bits[j] & ~seen == 0)
-        if same_cell_weak and len(cells) == 1:
-            links_i |= by_cell[cells[0]] & ~(1 << i)
-        weak.append(links_i)
-        mask = (positions[digit] & seen) << ((digit - 1) * 81)
-        if len(cells) == 1:
-            for d in digits_of(board.cands[cells[0]]):
-                if d != digit:
-                    mask |= _candidate_bit(cells[0], d)
-        elim.append(mask)
-    hop = []
-    for i in range(len(nodes)):
-        reach = 0
-        for j in _bits(weak[i]):
+        links_i = reach = 0
+        nodes_seen = single[digit]
+        places = seen & node_cells[digit]
+        while places:
+            low = places & -places
+            j = nodes_seen[low.bit_length() - 1]
+            links_i |= 1 << j
             reach |= strong[j]
+            places ^= low
+        for mask, j in groups[digit]:
+            if mask & ~seen == 0:
+                links_i |= 1 << j
+                reach |= strong[j]
+        mask = (positions[digit] & seen) << (digit - 1) * 81
+        if len(cells) == 1:
+            if same_cell_weak:
+                others = by_cell[cells[0]] & ~(1 << i)
+                links_i |= others
+                while others:
+                    low = others & -others
+                    reach |= strong[low.bit_length() - 1]
+                    others ^= low
+            mask |= _CELL_CANDIDATES[cells[0]] & candidates & ~_candidate_bit(cells[0], digit)
+        weak.append(links_i)
+        elim.append(mask)
         hop.append(reach)
     return _Graph([n[0] for n in nodes], [n[1] for n in nodes], strong, weak, elim, hop)
 
 
-def _search(graph: _Graph, number: int, shortest: int, same_digit_ends: bool, placements: bool) -> list[_Found]:
-    """Breadth-first from every start: each (start, end) pair once, at its shortest level, with its conclusion."""
-    found: list[_Found] = []
-    strong, hop, elim, digits = graph.strong, graph.hop, graph.elim, graph.digits
-    for s in range(len(strong)):
-        frontier = seen = strong[s]
-        start_elim, start_digit = elim[s], digits[s]
-        for level in range(1, _LEVELS + 1):
-            if 2 * level >= shortest:
-                for j in _bits(frontier >> s << s):  # the pair (j, s) with j < s was met from j
-                    if j == s:
-                        if placements:
-                            place = _candidate_bit(graph.cells[s][0], start_digit) if len(graph.cells[s]) == 1 else 0
-                            found.append(_Found(level, number, s, s, place, 0 if place else start_elim))
-                    elif not same_digit_ends or digits[j] == start_digit:
-                        common = start_elim & elim[j]
-                        if common:
-                            found.append(_Found(level, number, s, j, 0, common))
-            if level == _LEVELS:
-                break
-            reach = 0
-            for j in _bits(frontier):
-                reach |= hop[j]
-            frontier = reach & ~seen
-            if not frontier:
-                break
-            seen |= frontier
-    return found
-
-
-def _path(graph: _Graph, found: _Found) -> list[int]:
+def _path(graph: _Graph, level: int, start: int, end: int) -> list[int]:
     """The node indices of a shortest chain from the start (false) to the end (true), lowest indices first."""
-    levels = [graph.strong[found.start]]
+    levels = [graph.strong[start]]
     seen = levels[0]
-    while len(levels) < found.level:
+    while len(levels) < level:
         reach = 0
         for j in _bits(levels[-1]):
             reach |= graph.hop[j]
         levels.append(reach & ~seen)
         seen |= levels[-1]
-    backwards, current = [found.end], found.end
-    for level in range(found.level - 1, 0, -1):
-        previous = next(p for p in _bits(levels[level - 1]) if graph.hop[p] >> current & 1)
+    backwards, current = [end], end
+    for step in range(level - 1, 0, -1):
+        previous = next(p for p in _bits(levels[step - 1]) if graph.hop[p] >> current & 1)
         middle = next(_bits(graph.weak[previous] & graph.strong[current]))
         backwards += [middle, previous]
         current = previous
-    backwards.append(found.start)
+    backwards.append(start)
     return backwards[::-1]
 
 
@@ -331,53 +325,98 @@ def _step(technique: str, graph: _Graph, path: list[int], placement: int, remove
     )
 
 
+def _found(graphs: list[_Graph], searches: list[list[int]], same_digit_ends: bool,
+           placements: bool) -> list[_Found]:
+    """The conclusions met at one breadth-first level: chains back to their start first, then the others."""
+    loops: list[_Found] = []
+    chains: list[_Found] = []
+    for number, start, frontier, _ in searches:
+        graph = graphs[number]
+        elim, digits = graph.elim, graph.digits
+        start_elim, start_digit = elim[start], digits[start]
+        for j in _bits(frontier >> start << start):  # the pair (j, start) with j < start was met from j
+            if j == start:
+                if placements:
+                    cells = graph.cells[start]
+                    place = _candidate_bit(cells[0], start_digit) if len(cells) == 1 else 0
+                    loops.append((number, start, start, place, 0 if place else start_elim))
+            elif not same_digit_ends or digits[j] == start_digit:
+                common = start_elim & elim[j]
+                if common:
+                    chains.append((number, start, j, 0, common))
+    return loops + chains
+
+
 def _chains(technique: str, graphs: list[_Graph], shortest: int, same_digit_ends: bool, placements: bool,
             needs_group: bool = False) -> Iterator[Step]:
-    """Steps of the shortest chains, each kept only when it proves something no shorter chain did."""
-    found = [
-        f for number, graph in enumerate(graphs) for f in _search(graph, number, shortest, same_digit_ends, placements)
-    ]
-    found.sort(key=lambda f: (2 * f.level - (f.start == f.end), f.graph, f.start, f.end))  # by node count
+    """Steps of the shortest chains, each kept only when it proves something no shorter chain did.
+
+    Every start is searched breadth-first at once, one level at a time, so conclusions come in order of node
+    count (a chain back to its start has one node less), then graph, start and end, and the first step costs only
+    the levels up to it.
+    """
+    searches = [[number, start, strong, strong] for number, graph in enumerate(graphs)
+                for start, strong in enumerate(graph.strong)]
     placed = removed = 0
-    for f in found:
-        if not (f.placement & ~placed or f.elimination & ~removed):
-            continue
-        graph = graphs[f.graph]
-        path = _path(graph, f)
-        extra = _loop_eliminations(graph, path)
-        placed, removed = placed | f.placement, removed | f.elimination | extra
-        if needs_group and all(len(graph.cells[n]) == 1 for n in path):
-            continue  # a chain without group nodes belongs to nice_loop
-        yield _step(technique, graph, path, f.placement, f.elimination | extra, bool(extra))
+    for level in range(1, _LEVELS + 1):
+        if 2 * level >= shortest:
+            for number, start, end, placement, elimination in _found(graphs, searches, same_digit_ends, placements):
+                if not (placement & ~placed or elimination & ~removed):
+                    continue
+                graph = graphs[number]
+                path = _path(graph, level, start, end)
+                extra = _loop_eliminations(graph, path)
+                placed, removed = placed | placement, removed | elimination | extra
+                if needs_group and all(len(graph.cells[n]) == 1 for n in path):
+                    continue  # a chain without group nodes belongs to nice_loop
+                yield _step(technique, graph, path, placement, elimination | extra, bool(extra))
+        if level == _LEVELS:
+            break
+        advanced = []
+        for search in searches:  # one weak link and one strong link further, to nodes not met before
+            number, _, frontier, seen = search
+            hop = graphs[number].hop
+            reach = 0
+            while frontier:
+                low = frontier & -frontier
+                reach |= hop[low.bit_length() - 1]
+                frontier ^= low
+            frontier = reach & ~seen
+            if frontier:
+                search[2], search[3] = frontier, seen | frontier
+                advanced.append(search)
+        searches = advanced
 
 
 def x_chain(board: Board) -> Iterator[Step]:
     """Single-digit AIC over conjugate pairs: the digit leaves cells that see both ends."""
+    positions = _positions(board)
     graphs = []
     for digit in range(1, 10):
-        links = _house_links(board, (digit,), [])
+        links = _house_links(positions, (digit,), grouped=False)
         if links:
-            graphs.append(_build(board, links, same_cell_weak=False))
+            graphs.append(_build(positions, links, same_cell_weak=False))
     return _chains("x_chain", graphs, 4, same_digit_ends=True, placements=False)
 
 
 def xy_chain(board: Board) -> Iterator[Step]:
     """Chain of bivalue cells from digit Z back to Z: Z leaves cells that see both ends."""
     links = _cell_links(board)
-    graphs = [_build(board, links, same_cell_weak=False)] if links else []
+    graphs = [_build(_positions(board), links, same_cell_weak=False)] if links else []
     return _chains("xy_chain", graphs, 6, same_digit_ends=True, placements=False)
 
 
 def nice_loop(board: Board) -> Iterator[Step]:
     """AICs and nice loops over candidates: conjugate pairs and bivalue cells, any digits."""
-    links = _house_links(board, tuple(range(1, 10)), []) | _cell_links(board)
-    graphs = [_build(board, links, same_cell_weak=True)] if links else []
+    positions = _positions(board)
+    links = _house_links(positions, tuple(range(1, 10)), grouped=False) | _cell_links(board)
+    graphs = [_build(positions, links, same_cell_weak=True)] if links else []
     return _chains("nice_loop", graphs, 4, same_digit_ends=False, placements=True)
 
 
 def grouped_nice_loop(board: Board) -> Iterator[Step]:
     """AICs and nice loops with group nodes; only chains that use a group node are reported."""
-    digits = tuple(range(1, 10))
-    links = _house_links(board, digits, _group_nodes(board, digits)) | _cell_links(board)
-    graphs = [_build(board, links, same_cell_weak=True)] if links else []
+    positions = _positions(board)
+    links = _house_links(positions, tuple(range(1, 10)), grouped=True) | _cell_links(board)
+    graphs = [_build(positions, links, same_cell_weak=True)] if links else []
     return _chains("grouped_nice_loop", graphs, 4, same_digit_ends=False, placements=True, needs_group=True)

@@ -15,7 +15,7 @@ from technique_support import assert_steps_valid, find_all, solution_of
 from sudoku_engine import logic
 from sudoku_engine.board import Board
 from sudoku_engine.grid import parse_cell
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.techniques import CATALOGUE, technique
 
 CHAIN_IDS = ("x_chain", "xy_chain", "nice_loop", "grouped_nice_loop")
 BASIC_IDS = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
@@ -216,6 +216,15 @@ def test_board_is_not_changed() -> None:
     for technique_id in CHAIN_IDS:
         find_all(technique_id, board)
     assert (board.values, board.cands) == before
+
+
+def test_first_step_alone_is_the_first_of_all() -> None:
+    """The solver takes only the first step: found on its own, it is the first of the whole list."""
+    for grid in (X_CHAIN_GRID, XY_CHAIN_GRID, AIC_GRID, LOOP_GRID, GROUPED_GRID, NO_CHAIN_GRID):
+        board = board_of(grid)
+        for technique_id in CHAIN_IDS:
+            steps = find_all(technique_id, board)
+            assert next(technique(technique_id).find(board), None) == (steps[0] if steps else None)
 
 
 @pytest.mark.corpus

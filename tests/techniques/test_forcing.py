@@ -6,14 +6,16 @@ expected conclusions were followed by hand from the grid (the reasoning is writt
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from corpus_data import corpus_file, read_puzzles
 from technique_support import assert_steps_valid, find_all, solution_of
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board
-from sudoku_engine.grid import parse_cell
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.grid import UNITS, bit, digits_of, parse_cell
+from sudoku_engine.techniques import CATALOGUE, forcing, technique
 
 FORCING_IDS = ("forcing_chain", "forcing_net")
 BASIC_IDS = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
@@ -159,6 +161,79 @@ def test_steps_shortest_first_and_board_untouched() -> None:
             assert [s.length for s in steps] == sorted(s.length for s in steps)
             assert all(len(s.placements) + len(s.eliminations) == 1 for s in steps)
         assert (board.values, board.cands) == before
+
+
+def test_first_step_alone_is_the_first_of_all() -> None:
+    """The solver takes only the first step: found on its own (from part of the trials), it is the first of all."""
+    for grid in (CONTRADICTION_GRID, CELL_GRID, UNIT_GRID, NET_GRID, STUCK_GRID):
+        board = Board.from_pencilmarks(grid)
+        for technique_id in FORCING_IDS:
+            steps = find_all(technique_id, board)
+            assert next(technique(technique_id).find(board), None) == (steps[0] if steps else None)
+
+
+def plain_net_rules(cands: list[int], removed: dict[int, int]) -> list[tuple[int, int, int]]:
+    """Pointing, claiming and naked pairs by a plain scan of every box-line and house, as a reference."""
+
+    def latest(cells: list[int], digits: tuple[int, ...]) -> int:
+        return max((removed.get((d - 1) * 81 + c, 0) for c in cells for d in digits), default=0)
+
+    found: list[tuple[int, int, int]] = []
+    for digit in range(1, 10):
+        where = [c for c in range(81) if cands[c] >> (digit - 1) & 1]
+        for box, line in ((b, u) for b in range(18, 27) for u in range(18) if set(UNITS[b]) & set(UNITS[u])):
+            shared = [c for c in where if c in UNITS[box] and c in UNITS[line]]
+            box_rest = [c for c in UNITS[box] if c not in UNITS[line]]
+            line_rest = [c for c in UNITS[line] if c not in UNITS[box]]
+            box_places = [c for c in box_rest if c in where]
+            line_places = [c for c in line_rest if c in where]
+            if shared and not box_places and line_places:
+                found += [(c, digit, latest(box_rest, (digit,)) + 1) for c in line_places]
+            if shared and not line_places and box_places:
+                found += [(c, digit, latest(line_rest, (digit,)) + 1) for c in box_places]
+    for cells in UNITS:
+        seen: dict[int, int] = {}
+        for cell in cells:
+            mask = cands[cell]
+            if len(digits_of(mask)) != 2:
+                continue
+            if mask not in seen:
+                seen[mask] = cell
+                continue
+            pair = [seen[mask], cell]
+            length = latest(pair, digits_of(0x1FF & ~mask)) + 1
+            found += [(c, d, length) for c in cells if c not in pair for d in digits_of(cands[c] & mask)]
+    return found
+
+
+def test_net_rules_match_a_plain_scan() -> None:
+    """The net rules worked out with shifts and masks find what a plain scan finds, in the same order."""
+    rng = random.Random(20240607)
+    fired = 0
+    for _ in range(400):
+        density = rng.uniform(0.1, 0.5)
+        cands = [sum(bit(d) for d in range(1, 10) if rng.random() < density) for _ in range(81)]
+        pairs = [bit(a) | bit(b) for a, b in (rng.sample(range(1, 10), 2) for _ in range(2))]
+        cands = [rng.choice(pairs) if rng.random() < 0.3 else mask for mask in cands]  # many cells alike
+        positions = [0] + [sum(1 << c for c in range(81) if cands[c] >> (d - 1) & 1) for d in range(1, 10)]
+        removed = {index: rng.randint(1, 9) for index in range(729) if rng.random() < 0.2}
+        expected = plain_net_rules(cands, removed)
+        assert forcing._net_rules(cands, positions, removed) == expected
+        fired += bool(expected)
+    assert fired > 200
+
+
+@pytest.mark.corpus
+def test_first_step_alone_on_corpus_positions() -> None:
+    """Along basic-family traces of hard puzzles, the first step found on its own is the first of all."""
+    puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::487][:3]
+    for puzzle in puzzles:
+        board = Board.from_grid(puzzle)
+        for step in logic.solve(puzzle, allow=BASIC_IDS).steps:
+            for technique_id in FORCING_IDS:
+                steps = find_all(technique_id, board)
+                assert next(technique(technique_id).find(board), None) == (steps[0] if steps else None)
+            board.apply(step)
 
 
 @pytest.mark.corpus
