@@ -33,7 +33,7 @@ class Generated:
 
 def random_full_grid(rng: random.Random) -> Grid:
     """A valid full grid drawn by search over the empty grid with digits tried in random order."""
-    found, values = _search_py.count([0] * 81, 1, rng)
+    _count, values = _search_py.count([0] * 81, 1, rng)
     if values is None:
         raise RuntimeError("the empty grid has no completion")  # impossible: the empty grid is solvable
     return Grid(tuple(values))

@@ -124,15 +124,20 @@ def easiest_step(board: Board) -> Step | None:
     return None
 
 
+def _step_cells(step: Step) -> tuple[Cell, ...]:
+    """The cells a step is about: its pattern, else the cells it fills."""
+    return step.cause_cells() or tuple(c for c, _ in step.placements)
+
+
 def _area(step: Step) -> str:
     """Rung 2: the houses of the step, or the box of its first cell."""
-    units = step.units or (UNITS_OF[step.cause_cells()[0] if step.cause_cells() else step.placements[0][0]][2],)
+    units = step.units or (UNITS_OF[_step_cells(step)[0]][2],)
     return "Look at " + " and ".join(unit_name(u) for u in units) + "."
 
 
 def _focus(step: Step) -> str:
     """Rung 3: the cells and digits the step is about."""
-    cells = step.cause_cells() or tuple(c for c, _ in step.placements)
+    cells = _step_cells(step)
     digits = sorted({d for _, d in step.placements} | {d for _, d in step.eliminations})
     noun = "digit" if len(digits) == 1 else "digits"
     return f"Focus on {names(cells)} and {noun} {digit_list(digits)}."
