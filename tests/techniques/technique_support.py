@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterable
 
-from sudoku_engine import solver
+from corpus_data import corpus_file, read_puzzles
+
+from sudoku_engine import logic, solver
 from sudoku_engine.board import Board, Step
-from sudoku_engine.techniques import technique
+from sudoku_engine.grid import PEERS, bit, parse_cell
+from sudoku_engine.techniques import CATALOGUE, technique
 
 
 def solution_of(board: Board) -> tuple[int, ...]:
@@ -36,3 +40,48 @@ def find_all(technique_id: str, board: Board) -> list[Step]:
 def eliminations_of(steps: Iterable[Step]) -> set[tuple[int, int]]:
     """All (cell, digit) eliminations of some steps."""
     return {e for step in steps for e in step.eliminations}
+
+
+BASIC = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
+
+
+def candidates(digit: int, *cells: str) -> set[tuple[int, int]]:
+    """(cell, digit) pairs from cell names."""
+    return {(parse_cell(name), digit) for name in cells}
+
+
+def with_candidate(board: Board, name: str, digit: int) -> Board:
+    """A copy with one more candidate, which sees no placed copy of its digit (the solution is unchanged)."""
+    cell = parse_cell(name)
+    assert all(board.values[p] != digit for p in PEERS[cell]) and not board.values[cell]
+    copy = board.copy()
+    copy.cands[cell] |= bit(digit)
+    return copy
+
+
+def checked_steps(technique_id: str, board: Board) -> list[Step]:
+    """The steps of one technique, each checked against the solution."""
+    steps = find_all(technique_id, board)
+    assert_steps_valid(steps, solution_of(board))
+    return steps
+
+
+def hard_sample(per_file: int, top_every: int, se_every: int) -> list[str]:
+    """Hard puzzles: every n-th of magictour top1465 and every m-th SE >= 5 puzzle of sudokuexchange."""
+    puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::top_every][:per_file]
+    with corpus_file("sudokuexchange_graded_even.tsv").open(encoding="utf-8") as stream:
+        rows = [r for r in csv.DictReader(stream, delimiter="\t") if r["se_rating"] and float(r["se_rating"]) >= 5]
+    return puzzles + [r["puzzle"] for r in rows[::se_every][:per_file]]
+
+
+def valid_steps_along_basic_solves(puzzles: Iterable[str], techniques: Iterable[str]) -> dict[str, int]:
+    """At every board of each puzzle's basic-family solve, check the techniques' steps; count them per technique."""
+    counts = dict.fromkeys(techniques, 0)
+    for puzzle in puzzles:
+        board = Board.from_grid(puzzle)
+        solution = solution_of(board)
+        for step in logic.solve(puzzle, allow=BASIC).steps:
+            for technique_id in counts:
+                counts[technique_id] += assert_steps_valid(find_all(technique_id, board), solution)
+            board.apply(step)
+    return counts

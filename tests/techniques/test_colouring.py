@@ -6,16 +6,19 @@ clusters and the expected eliminations were worked out by hand from the digit's 
 
 from __future__ import annotations
 
-import csv
-
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of
+from technique_support import (
+    candidates,
+    checked_steps,
+    eliminations_of,
+    find_all,
+    hard_sample,
+    valid_steps_along_basic_solves,
+    with_candidate,
+)
 
-from sudoku_engine import logic
 from sudoku_engine.board import Board
-from sudoku_engine.grid import PEERS, bit, parse_cell
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.grid import parse_cell
 
 COLOURING = ("simple_colours", "multi_colours")
 
@@ -80,36 +83,14 @@ MULTI_7 = """
 """
 
 
-def _board(text: str) -> Board:
-    """A board from a pencil-mark grid."""
-    return Board.from_pencilmarks(text)
 
 
-def _with(board: Board, name: str, digit: int) -> Board:
-    """A copy with one more candidate, which sees no placed copy of its digit (the solution is unchanged)."""
-    cell = parse_cell(name)
-    assert all(board.values[p] != digit for p in PEERS[cell]) and not board.values[cell]
-    copy = board.copy()
-    copy.cands[cell] |= bit(digit)
-    return copy
-
-
-def _cands(digit: int, *cells: str) -> set[tuple[int, int]]:
-    """(cell, digit) pairs from cell names."""
-    return {(parse_cell(name), digit) for name in cells}
-
-
-def _only(technique: str, board: Board) -> list:
-    """The steps of one technique, each checked against the solution."""
-    steps = find_all(technique, board)
-    assert_steps_valid(steps, solution_of(board))
-    return steps
 
 
 def test_simple_colours_trap():
     # r6c6 sees r2c6 (column 6) and r6c7 (row 6), one of each colour of cluster A.
-    steps = _only("simple_colours", _board(CLUSTERS_4))
-    assert eliminations_of(steps) == _cands(4, "r6c6")
+    steps = checked_steps("simple_colours", Board.from_pencilmarks(CLUSTERS_4))
+    assert eliminations_of(steps) == candidates(4, "r6c6")
     step = steps[0]
     assert "trap" in step.text and set(step.cells) == {parse_cell(c) for c in ("r2c6", "r2c9", "r3c7", "r6c7")}
     assert set(step.units) == {1, 15, 20}
@@ -118,60 +99,45 @@ def test_simple_colours_trap():
 def test_simple_colours_near_miss_no_trap_no_wrap():
     # The clusters of MULTI_7 (three and six cells on 7) repeat no colour in a house and no other 7 sees
     # both colours of one of them; the pair r5c3-r5c6 alone only restates locked candidates.
-    assert _only("simple_colours", _board(MULTI_7)) == []
+    assert checked_steps("simple_colours", Board.from_pencilmarks(MULTI_7)) == []
 
 
 def test_simple_colours_wrap():
-    steps = _only("simple_colours", _board(WRAP_5))
-    assert eliminations_of(steps) == _cands(5, "r5c6", "r6c7", "r7c4", "r7c8", "r9c6")
+    steps = checked_steps("simple_colours", Board.from_pencilmarks(WRAP_5))
+    assert eliminations_of(steps) == candidates(5, "r5c6", "r6c7", "r7c4", "r7c8", "r9c6")
     assert "wrap" in steps[0].text
 
 
 def test_multi_colours_type_1():
     # r3c4 (cluster B) sees r3c7 and r2c6 (cluster A): r5c4 or the colour {r2c9, r6c7} holds 4, and
     # r5c9 (sees r5c4 and r6c7) and r6c6 (sees r5c4 and r6c7) lose it.
-    steps = _only("multi_colours", _board(CLUSTERS_4))
-    assert eliminations_of(steps) == _cands(4, "r5c9", "r6c6")
+    steps = checked_steps("multi_colours", Board.from_pencilmarks(CLUSTERS_4))
+    assert eliminations_of(steps) == candidates(4, "r5c9", "r6c6")
 
 
 def test_multi_colours_type_2():
-    steps = _only("multi_colours", _board(MULTI_7))
-    assert eliminations_of(steps) == _cands(7, "r4c5", "r7c6", "r8c7", "r9c3")
+    steps = checked_steps("multi_colours", Board.from_pencilmarks(MULTI_7))
+    assert eliminations_of(steps) == candidates(7, "r4c5", "r7c6", "r8c7", "r9c3")
     assert "sees both colours" in steps[0].text
 
 
 def test_multi_colours_near_miss_second_cluster_gone():
     # A third 4 in column 4 (r4c4) dissolves cluster B; clusters A and the cycle never meet.
-    assert _only("multi_colours", _with(_board(CLUSTERS_4), "r4c4", 4)) == []
+    assert checked_steps("multi_colours", with_candidate(Board.from_pencilmarks(CLUSTERS_4), "r4c4", 4)) == []
 
 
 def test_finders_leave_the_board_alone():
-    board = _board(CLUSTERS_4)
+    board = Board.from_pencilmarks(CLUSTERS_4)
     before = (list(board.values), list(board.cands))
     for technique in COLOURING:
         find_all(technique, board)
     assert (board.values, board.cands) == before
 
 
-BASIC = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
 
-
-def _hard_sample(per_file: int) -> list[str]:
-    """Hard puzzles: every 47th of magictour top1465 and every 199th SE >= 5 puzzle of sudokuexchange."""
-    puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::47][:per_file]
-    with corpus_file("sudokuexchange_graded_even.tsv").open(encoding="utf-8") as stream:
-        rows = [r for r in csv.DictReader(stream, delimiter="\t") if r["se_rating"] and float(r["se_rating"]) >= 5]
-    return puzzles + [r["puzzle"] for r in rows[::199][:per_file]]
 
 
 @pytest.mark.corpus
 def test_colouring_steps_are_valid_along_basic_solves():
-    counts = dict.fromkeys(COLOURING, 0)
-    for puzzle in _hard_sample(50):
-        board = Board.from_grid(puzzle)
-        solution = solution_of(board)
-        for step in logic.solve(puzzle, allow=BASIC).steps:
-            for technique in COLOURING:
-                counts[technique] += assert_steps_valid(find_all(technique, board), solution)
-            board.apply(step)
+    counts = valid_steps_along_basic_solves(hard_sample(50, 47, 199), COLOURING)
     assert all(n >= 3 for n in counts.values()), counts

@@ -6,18 +6,23 @@ expected eliminations were worked out by hand from the digit's candidate map quo
 
 from __future__ import annotations
 
-import csv
 import random
 from itertools import combinations
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of
+from technique_support import (
+    candidates,
+    checked_steps,
+    eliminations_of,
+    find_all,
+    hard_sample,
+    solution_of,
+    valid_steps_along_basic_solves,
+    with_candidate,
+)
 
-from sudoku_engine import logic
 from sudoku_engine.board import Board
-from sudoku_engine.grid import PEERS, bit, box_of, parse_cell
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.grid import bit, box_of, parse_cell
 
 FISH = (
     "x_wing", "swordfish", "jellyfish", "finned_x_wing", "sashimi_x_wing", "finned_swordfish",
@@ -104,18 +109,6 @@ SASHIMI_JELLYFISH_9 = """
 """
 
 
-def _board(text: str) -> Board:
-    """A board from a pencil-mark grid."""
-    return Board.from_pencilmarks(text)
-
-
-def _with(board: Board, name: str, digit: int) -> Board:
-    """A copy with one more candidate, which sees no placed copy of its digit (the solution is unchanged)."""
-    cell = parse_cell(name)
-    assert all(board.values[p] != digit for p in PEERS[cell]) and not board.values[cell]
-    copy = board.copy()
-    copy.cands[cell] |= bit(digit)
-    return copy
 
 
 def _without(board: Board, name: str, digit: int) -> Board:
@@ -127,21 +120,11 @@ def _without(board: Board, name: str, digit: int) -> Board:
     return copy
 
 
-def _cands(digit: int, *cells: str) -> set[tuple[int, int]]:
-    """(cell, digit) pairs from cell names."""
-    return {(parse_cell(name), digit) for name in cells}
-
-
-def _only(technique: str, board: Board) -> list:
-    """The steps of one technique, each checked against the solution."""
-    steps = find_all(technique, board)
-    assert_steps_valid(steps, solution_of(board))
-    return steps
 
 
 def test_x_wing_in_columns():
-    steps = _only("x_wing", _board(X_WING_3))
-    assert eliminations_of(steps) == _cands(3, "r2c4", "r2c5", "r4c5", "r4c8")
+    steps = checked_steps("x_wing", Board.from_pencilmarks(X_WING_3))
+    assert eliminations_of(steps) == candidates(3, "r2c4", "r2c5", "r4c5", "r4c8")
     assert len(steps) == 1
     step = steps[0]
     assert step.technique == "x_wing" and step.length == 0
@@ -152,106 +135,106 @@ def test_x_wing_in_columns():
 
 def test_x_wing_near_miss_fins_spoil_it():
     # Columns 4 and 7 of FINNED_7 would be an X-Wing on 7 without r5c7 and r6c7.
-    assert _only("x_wing", _board(FINNED_7)) == []
+    assert checked_steps("x_wing", Board.from_pencilmarks(FINNED_7)) == []
 
 
 def test_swordfish_in_rows():
-    steps = _only("swordfish", _board(SWORDFISH_1))
-    expected = _cands(1, "r3c2", "r3c3", "r3c5", "r6c2", "r6c3", "r6c5", "r9c2", "r9c3", "r9c5")
+    steps = checked_steps("swordfish", Board.from_pencilmarks(SWORDFISH_1))
+    expected = candidates(1, "r3c2", "r3c3", "r3c5", "r6c2", "r6c3", "r6c5", "r9c2", "r9c3", "r9c5")
     assert eliminations_of(steps) == expected
     assert "rows 2, 4 and 8" in steps[0].text
 
 
 def test_swordfish_in_rows_of_the_x_wing_board():
-    steps = _only("swordfish", _board(X_WING_3))
-    assert eliminations_of(steps) == _cands(3, "r2c4", "r2c5", "r4c5", "r4c8")
+    steps = checked_steps("swordfish", Board.from_pencilmarks(X_WING_3))
+    assert eliminations_of(steps) == candidates(3, "r2c4", "r2c5", "r4c5", "r4c8")
 
 
 def test_swordfish_near_miss_fourth_column():
-    assert _only("swordfish", _with(_board(SWORDFISH_1), "r4c6", 1)) == []
-    assert _only("swordfish", _board(FINNED_7)) == []
+    assert checked_steps("swordfish", with_candidate(Board.from_pencilmarks(SWORDFISH_1), "r4c6", 1)) == []
+    assert checked_steps("swordfish", Board.from_pencilmarks(FINNED_7)) == []
 
 
 def test_jellyfish_in_columns():
-    steps = _only("jellyfish", _board(SWORDFISH_1))
-    expected = _cands(1, "r3c2", "r3c3", "r3c5", "r6c2", "r6c3", "r6c5", "r9c2", "r9c3", "r9c5")
+    steps = checked_steps("jellyfish", Board.from_pencilmarks(SWORDFISH_1))
+    expected = candidates(1, "r3c2", "r3c3", "r3c5", "r6c2", "r6c3", "r6c5", "r9c2", "r9c3", "r9c5")
     assert eliminations_of(steps) == expected
     assert "columns 1, 4, 6 and 7" in steps[0].text
 
 
 def test_jellyfish_near_miss_fifth_row():
-    assert _only("jellyfish", _with(_board(SWORDFISH_1), "r4c6", 1)) == []
-    assert _only("jellyfish", _board(FINNED_7)) == []
+    assert checked_steps("jellyfish", with_candidate(Board.from_pencilmarks(SWORDFISH_1), "r4c6", 1)) == []
+    assert checked_steps("jellyfish", Board.from_pencilmarks(FINNED_7)) == []
 
 
 def test_finned_x_wing():
-    steps = _only("finned_x_wing", _board(FINNED_7))
-    assert eliminations_of(steps) == _cands(7, "r4c9")
+    steps = checked_steps("finned_x_wing", Board.from_pencilmarks(FINNED_7))
+    assert eliminations_of(steps) == candidates(7, "r4c9")
     step = steps[0]
     assert {parse_cell("r5c7"), parse_cell("r6c7")} <= set(step.cells)
     assert 23 in step.units and "box 6" in step.text
 
 
 def test_finned_fish_near_miss_nothing_in_the_fin_box_to_remove():
-    board = _without(_board(FINNED_7), "r4c9", 7)
+    board = _without(Board.from_pencilmarks(FINNED_7), "r4c9", 7)
     for technique in ("finned_x_wing", "finned_swordfish", "finned_jellyfish"):
-        assert _only(technique, board) == []
+        assert checked_steps(technique, board) == []
 
 
 def test_finned_swordfish():
-    steps = _only("finned_swordfish", _board(FINNED_7))
-    assert eliminations_of(steps) == _cands(7, "r4c9")
+    steps = checked_steps("finned_swordfish", Board.from_pencilmarks(FINNED_7))
+    assert eliminations_of(steps) == candidates(7, "r4c9")
     assert "rows 2, 5 and 6" in steps[0].text
 
 
 
 def test_finned_jellyfish():
-    steps = _only("finned_jellyfish", _board(FINNED_7))
-    assert eliminations_of(steps) == _cands(7, "r4c9")
+    steps = checked_steps("finned_jellyfish", Board.from_pencilmarks(FINNED_7))
+    assert eliminations_of(steps) == candidates(7, "r4c9")
     assert "columns 2, 4, 7 and 8" in steps[0].text
 
 
 
 def test_sashimi_x_wing():
-    steps = _only("sashimi_x_wing", _board(SASHIMI_X_WING_1))
-    assert eliminations_of(steps) == _cands(1, "r5c1")
+    steps = checked_steps("sashimi_x_wing", Board.from_pencilmarks(SASHIMI_X_WING_1))
+    assert eliminations_of(steps) == candidates(1, "r5c1")
     assert "Sashimi X-Wing" in steps[0].text and "r6c2" in steps[0].text
 
 
 def test_sashimi_is_not_reported_as_finned():
-    assert _only("finned_x_wing", _board(SASHIMI_X_WING_1)) == []
+    assert checked_steps("finned_x_wing", Board.from_pencilmarks(SASHIMI_X_WING_1)) == []
 
 
 def test_finned_is_not_reported_as_sashimi():
-    assert _only("sashimi_x_wing", _board(FINNED_7)) == []
+    assert checked_steps("sashimi_x_wing", Board.from_pencilmarks(FINNED_7)) == []
 
 
 def test_sashimi_x_wing_near_miss_nothing_to_remove():
-    assert _only("sashimi_x_wing", _without(_board(SASHIMI_X_WING_1), "r5c1", 1)) == []
+    assert checked_steps("sashimi_x_wing", _without(Board.from_pencilmarks(SASHIMI_X_WING_1), "r5c1", 1)) == []
 
 
 def test_sashimi_swordfish():
-    steps = _only("sashimi_swordfish", _board(SASHIMI_SWORDFISH_7))
-    assert eliminations_of(steps) == _cands(7, "r8c6")
+    steps = checked_steps("sashimi_swordfish", Board.from_pencilmarks(SASHIMI_SWORDFISH_7))
+    assert eliminations_of(steps) == candidates(7, "r8c6")
     assert "rows 5, 7 and 9" in steps[0].text
 
 
 def test_sashimi_swordfish_near_miss_nothing_to_remove():
-    assert _only("sashimi_swordfish", _without(_board(SASHIMI_SWORDFISH_7), "r8c6", 7)) == []
+    assert checked_steps("sashimi_swordfish", _without(Board.from_pencilmarks(SASHIMI_SWORDFISH_7), "r8c6", 7)) == []
 
 
 def test_sashimi_jellyfish():
-    steps = _only("sashimi_jellyfish", _board(SASHIMI_JELLYFISH_9))
-    assert eliminations_of(steps) == _cands(9, "r6c2")
+    steps = checked_steps("sashimi_jellyfish", Board.from_pencilmarks(SASHIMI_JELLYFISH_9))
+    assert eliminations_of(steps) == candidates(9, "r6c2")
     assert "rows 1, 3, 5 and 9" in steps[0].text and "r5c3" in steps[0].text
 
 
 def test_sashimi_jellyfish_near_miss_nothing_to_remove():
-    assert _only("sashimi_jellyfish", _without(_board(SASHIMI_JELLYFISH_9), "r6c2", 9)) == []
+    assert checked_steps("sashimi_jellyfish", _without(Board.from_pencilmarks(SASHIMI_JELLYFISH_9), "r6c2", 9)) == []
 
 
 def test_finders_leave_the_board_alone():
-    board = _board(FINNED_7)
+    board = Board.from_pencilmarks(FINNED_7)
     before = (list(board.values), list(board.cands))
     for technique in FISH:
         find_all(technique, board)
@@ -319,25 +302,10 @@ def test_fish_agree_with_the_definitions_on_random_pencil_marks():
             assert _found(f"sashimi_{name}", board) == {fish for fish in finned if fish[0]}
 
 
-BASIC = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
 
-
-def _hard_sample(per_file: int) -> list[str]:
-    """Hard puzzles: every 97th of magictour top1465 and every 401st SE >= 5 puzzle of sudokuexchange."""
-    puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::97][:per_file]
-    with corpus_file("sudokuexchange_graded_even.tsv").open(encoding="utf-8") as stream:
-        rows = [r for r in csv.DictReader(stream, delimiter="\t") if r["se_rating"] and float(r["se_rating"]) >= 5]
-    return puzzles + [r["puzzle"] for r in rows[::401][:per_file]]
 
 
 @pytest.mark.corpus
 def test_fish_steps_are_valid_along_basic_solves():
-    counts = dict.fromkeys(FISH, 0)
-    for puzzle in _hard_sample(15):
-        board = Board.from_grid(puzzle)
-        solution = solution_of(board)
-        for step in logic.solve(puzzle, allow=BASIC).steps:
-            for technique in FISH:
-                counts[technique] += assert_steps_valid(find_all(technique, board), solution)
-            board.apply(step)
+    counts = valid_steps_along_basic_solves(hard_sample(15, 97, 401), FISH)
     assert all(n >= 3 for n in counts.values()), counts

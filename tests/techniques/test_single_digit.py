@@ -6,16 +6,19 @@ expected eliminations were worked out by hand from the digit's candidate map quo
 
 from __future__ import annotations
 
-import csv
-
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of
+from technique_support import (
+    candidates,
+    checked_steps,
+    eliminations_of,
+    find_all,
+    hard_sample,
+    valid_steps_along_basic_solves,
+    with_candidate,
+)
 
-from sudoku_engine import logic
 from sudoku_engine.board import Board
-from sudoku_engine.grid import PEERS, bit, parse_cell
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.grid import parse_cell
 
 PATTERNS = ("skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle")
 
@@ -59,112 +62,75 @@ KITE_8 = """
 """
 
 
-def _board(text: str) -> Board:
-    """A board from a pencil-mark grid."""
-    return Board.from_pencilmarks(text)
 
 
-def _with(board: Board, name: str, digit: int) -> Board:
-    """A copy with one more candidate, which sees no placed copy of its digit (the solution is unchanged)."""
-    cell = parse_cell(name)
-    assert all(board.values[p] != digit for p in PEERS[cell]) and not board.values[cell]
-    copy = board.copy()
-    copy.cands[cell] |= bit(digit)
-    return copy
-
-
-def _cands(digit: int, *cells: str) -> set[tuple[int, int]]:
-    """(cell, digit) pairs from cell names."""
-    return {(parse_cell(name), digit) for name in cells}
-
-
-def _only(technique: str, board: Board) -> list:
-    """The steps of one technique, each checked against the solution."""
-    steps = find_all(technique, board)
-    assert_steps_valid(steps, solution_of(board))
-    return steps
 
 
 def test_skyscraper_in_columns():
     # Bases r3c4 and r3c7 share row 3; tops r5c4 and r6c7; r5c9 and r6c6 see both tops.
-    steps = _only("skyscraper", _board(SKYSCRAPER_4))
-    assert eliminations_of(steps) == _cands(4, "r5c9", "r6c6")
+    steps = checked_steps("skyscraper", Board.from_pencilmarks(SKYSCRAPER_4))
+    assert eliminations_of(steps) == candidates(4, "r5c9", "r6c6")
     step = steps[0]
     assert step.length == 4 and set(step.units) == {12, 15, 2}
     assert set(step.cells) == {parse_cell(c) for c in ("r5c4", "r3c4", "r3c7", "r6c7")}
 
 
 def test_skyscraper_near_miss_third_place_in_column():
-    assert _only("skyscraper", _with(_board(SKYSCRAPER_4), "r4c4", 4)) == []
+    assert checked_steps("skyscraper", with_candidate(Board.from_pencilmarks(SKYSCRAPER_4), "r4c4", 4)) == []
 
 
 def test_turbot_fish_with_a_box_link():
     # r5c4 = r3c4 (column 4) - r3c7 = r2c9 (box 3): r5c9 sees both r5c4 and r2c9.
-    steps = _only("turbot_fish", _board(SKYSCRAPER_4))
-    assert eliminations_of(steps) == _cands(4, "r5c9")
+    steps = checked_steps("turbot_fish", Board.from_pencilmarks(SKYSCRAPER_4))
+    assert eliminations_of(steps) == candidates(4, "r5c9")
     assert "box 3" in steps[0].text and steps[0].length == 4
 
 
 def test_turbot_fish_near_miss_broken_column_link():
-    assert _only("turbot_fish", _with(_board(SKYSCRAPER_4), "r4c4", 4)) == []
+    assert checked_steps("turbot_fish", with_candidate(Board.from_pencilmarks(SKYSCRAPER_4), "r4c4", 4)) == []
 
 
 def test_turbot_fish_skips_skyscrapers_and_kites():
-    board = _board(SKYSCRAPER_4)
+    board = Board.from_pencilmarks(SKYSCRAPER_4)
     sky = {frozenset(s.cells) for s in find_all("skyscraper", board)}
     assert all(frozenset(s.cells) not in sky for s in find_all("turbot_fish", board))
 
 
 def test_two_string_kite():
     # Row 7 r7c6 = r7c7, column 8 r9c8 = r6c8, r7c7 and r9c8 share box 9: r6c6 sees r7c6 and r6c8.
-    steps = _only("two_string_kite", _board(KITE_8))
-    assert eliminations_of(steps) == _cands(8, "r6c6")
+    steps = checked_steps("two_string_kite", Board.from_pencilmarks(KITE_8))
+    assert eliminations_of(steps) == candidates(8, "r6c6")
     assert "box 9" in steps[0].text
 
 
 def test_two_string_kite_near_miss_third_place_in_row():
-    assert _only("two_string_kite", _with(_board(KITE_8), "r7c5", 8)) == []
+    assert checked_steps("two_string_kite", with_candidate(Board.from_pencilmarks(KITE_8), "r7c5", 8)) == []
 
 
 def test_empty_rectangle():
     # Box 8 holds 8 in row 9 and column 6 only; column 8 pair r9c8/r6c8: r6c6 would empty both.
-    steps = _only("empty_rectangle", _board(KITE_8))
-    assert eliminations_of(steps) == _cands(8, "r6c6")
+    steps = checked_steps("empty_rectangle", Board.from_pencilmarks(KITE_8))
+    assert eliminations_of(steps) == candidates(8, "r6c6")
     step = steps[0]
     assert 25 in step.units and "box 8" in step.text and "column 8" in step.text
 
 
 def test_empty_rectangle_near_miss_box_not_in_one_row_and_column():
-    assert _only("empty_rectangle", _with(_board(KITE_8), "r7c5", 8)) == []
+    assert checked_steps("empty_rectangle", with_candidate(Board.from_pencilmarks(KITE_8), "r7c5", 8)) == []
 
 
 def test_finders_leave_the_board_alone():
-    board = _board(KITE_8)
+    board = Board.from_pencilmarks(KITE_8)
     before = (list(board.values), list(board.cands))
     for technique in PATTERNS:
         find_all(technique, board)
     assert (board.values, board.cands) == before
 
 
-BASIC = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
 
-
-def _hard_sample(per_file: int) -> list[str]:
-    """Hard puzzles: every 47th of magictour top1465 and every 199th SE >= 5 puzzle of sudokuexchange."""
-    puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::47][:per_file]
-    with corpus_file("sudokuexchange_graded_even.tsv").open(encoding="utf-8") as stream:
-        rows = [r for r in csv.DictReader(stream, delimiter="\t") if r["se_rating"] and float(r["se_rating"]) >= 5]
-    return puzzles + [r["puzzle"] for r in rows[::199][:per_file]]
 
 
 @pytest.mark.corpus
 def test_single_digit_steps_are_valid_along_basic_solves():
-    counts = dict.fromkeys(PATTERNS, 0)
-    for puzzle in _hard_sample(50):
-        board = Board.from_grid(puzzle)
-        solution = solution_of(board)
-        for step in logic.solve(puzzle, allow=BASIC).steps:
-            for technique in PATTERNS:
-                counts[technique] += assert_steps_valid(find_all(technique, board), solution)
-            board.apply(step)
+    counts = valid_steps_along_basic_solves(hard_sample(50, 47, 199), PATTERNS)
     assert all(n >= 3 for n in counts.values()), counts
