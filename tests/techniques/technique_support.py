@@ -85,3 +85,16 @@ def valid_steps_along_basic_solves(puzzles: Iterable[str], techniques: Iterable[
                 counts[technique_id] += assert_steps_valid(find_all(technique_id, board), solution)
             board.apply(step)
     return counts
+
+
+def candidate_pairs(*pairs: tuple[str, int]) -> set[tuple[int, int]]:
+    """Candidates named ``("r4c5", 1)`` as (cell, digit) pairs."""
+    return {(parse_cell(name), digit) for name, digit in pairs}
+
+
+def changed(grid: str, **tokens: str) -> Board:
+    """The board of a pencil-mark grid with some cells' candidates replaced (``r1c5="149"``)."""
+    marks = Board.from_pencilmarks(grid).pencilmarks().split()
+    for name, token in tokens.items():
+        marks[parse_cell(name)] = token
+    return Board.from_pencilmarks(" ".join(marks))

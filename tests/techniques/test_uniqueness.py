@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, find_all, solution_of
+from technique_support import assert_steps_valid, candidate_pairs, changed, find_all, solution_of
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board, Step
@@ -123,17 +123,6 @@ BUG_POSITION = """
 """
 
 
-def _cands(*pairs: tuple[str, int]) -> set[tuple[int, int]]:
-    """Candidates named ``("r4c5", 1)`` as (cell, digit) pairs."""
-    return {(parse_cell(name), digit) for name, digit in pairs}
-
-
-def _changed(grid: str, **tokens: str) -> Board:
-    """The board of a pencil-mark grid with some cells' candidates replaced (``r1c5="149"``)."""
-    marks = Board.from_pencilmarks(grid).pencilmarks().split()
-    for name, token in tokens.items():
-        marks[parse_cell(name)] = token
-    return Board.from_pencilmarks(" ".join(marks))
 
 
 def _checked(technique_id: str, board: Board) -> list[Step]:
@@ -150,13 +139,13 @@ def _checked(technique_id: str, board: Board) -> list[Step]:
 def test_unique_rectangle_1_corpus_position():
     steps = _checked("unique_rectangle_1", Board.from_pencilmarks(UR1_POSITION))
     # 1/4 in r1c5, r1c6, r4c6 (nothing else) and r4c5 (1/4/5), boxes 2 and 5: r4c5 loses 1 and 4.
-    assert [set(s.eliminations) for s in steps] == [_cands(("r4c5", 1), ("r4c5", 4))]
+    assert [set(s.eliminations) for s in steps] == [candidate_pairs(("r4c5", 1), ("r4c5", 4))]
     assert steps[0].cells == tuple(parse_cell(n) for n in ("r1c5", "r1c6", "r4c5", "r4c6"))
 
 
 def test_unique_rectangle_1_needs_three_bivalue_corners():
     # r1c5 gets a 9 (its digit is 1): only two corners hold nothing but 1/4.
-    assert _checked("unique_rectangle_1", _changed(UR1_POSITION, r1c5="149")) == []
+    assert _checked("unique_rectangle_1", changed(UR1_POSITION, r1c5="149")) == []
 
 
 def test_rectangle_in_four_boxes_is_no_unique_rectangle():
@@ -174,51 +163,51 @@ def test_unique_rectangle_2_corpus_position():
     steps = _checked("unique_rectangle_2", Board.from_pencilmarks(UR2_POSITION))
     # 2/7 in r2c1, r2c3 (nothing else) and r4c1, r4c3 (both 2/6/7), boxes 1 and 4: one of r4c1, r4c3 is 6,
     # so 6 leaves r4c9 (row 4) and r5c1 (box 4).
-    assert [set(s.eliminations) for s in steps] == [_cands(("r4c9", 6), ("r5c1", 6))]
+    assert [set(s.eliminations) for s in steps] == [candidate_pairs(("r4c9", 6), ("r5c1", 6))]
 
 
 def test_unique_rectangle_2_needs_the_same_extra_digit():
     # r4c1 holds 2/3/6/7 (its digit is 6): the two roof cells no longer share a single extra digit.
-    assert _checked("unique_rectangle_2", _changed(UR2_POSITION, r4c1="2367")) == []
+    assert _checked("unique_rectangle_2", changed(UR2_POSITION, r4c1="2367")) == []
 
 
 def test_unique_rectangle_3_corpus_position():
     steps = _checked("unique_rectangle_3", Board.from_pencilmarks(UR3_POSITION))
     # 1/7 in r5c8, r5c9 (nothing else) and r3c8 (1/3/7), r3c9 (1/3/5/7), boxes 3 and 6: the roof acts as a cell
     # holding 3/5, a naked pair with r3c2 (3/5) in row 3 and with r1c9 (3/5) in box 3: r3c7 loses 5 either way.
-    assert [set(s.eliminations) for s in steps] == [_cands(("r3c7", 5)), _cands(("r3c7", 5))]
+    assert [set(s.eliminations) for s in steps] == [candidate_pairs(("r3c7", 5)), candidate_pairs(("r3c7", 5))]
     assert ["naked set on 3/5 in row 3" in steps[0].text, "naked set on 3/5 in box 3" in steps[1].text] == [True, True]
 
 
 def test_unique_rectangle_3_needs_a_naked_set():
     # r3c2 and r1c9 each get a third candidate (their digits are 5 and 5): no pair completes the pseudo-cell.
-    assert _checked("unique_rectangle_3", _changed(UR3_POSITION, r3c2="345", r1c9="358")) == []
+    assert _checked("unique_rectangle_3", changed(UR3_POSITION, r3c2="345", r1c9="358")) == []
 
 
 def test_unique_rectangle_4_hodoku_example():
     steps = _checked("unique_rectangle_4", Board.from_pencilmarks(U402))
     # 2/8 in r8c3, r9c3 (nothing else) and r8c8, r9c8; 8 in column 8 only in r8c8, r9c8: 2 leaves both.
-    assert [set(s.eliminations) for s in steps] == [_cands(("r8c8", 2), ("r9c8", 2))]
+    assert [set(s.eliminations) for s in steps] == [candidate_pairs(("r8c8", 2), ("r9c8", 2))]
 
 
 def test_unique_rectangle_4_needs_a_strong_link():
     # An 8 added to r3c8 (column 8, digit 7) and to r9c7 (box 9, digit 3): no house confines 8 to the roof.
-    assert _checked("unique_rectangle_4", _changed(U402, r3c8="789", r9c7="389")) == []
+    assert _checked("unique_rectangle_4", changed(U402, r3c8="789", r9c7="389")) == []
 
 
 def test_hidden_rectangle_hodoku_examples():
     steps = _checked("hidden_rectangle", Board.from_pencilmarks(HR01))
     # HoDoKu's step: r7c7 holds only 5/9; 5 in row 9 and column 5 is only in the rectangle: r9c5 loses 9.
     # Also found: r9c4 holds only 3/9; 3 in row 6 and column 6 is only in r6c4/r6c6 and r6c6/r9c6: r6c6 loses 9.
-    assert {e for s in steps for e in s.eliminations} == _cands(("r9c5", 9), ("r6c6", 9))
+    assert {e for s in steps for e in s.eliminations} == candidate_pairs(("r9c5", 9), ("r6c6", 9))
     steps = _checked("hidden_rectangle", Board.from_pencilmarks(HR02))
     # Two diagonal bivalue corners r2c9, r3c2 (4/5); 4 in row 2 and column 9 only in the rectangle: r2c9 loses 5.
-    assert [set(s.eliminations) for s in steps] == [_cands(("r2c9", 5))]
+    assert [set(s.eliminations) for s in steps] == [candidate_pairs(("r2c9", 5))]
 
 
 def test_hidden_rectangle_needs_both_strong_links():
     # A 5 added to r9c6 (digit 9) and a 3 to r6c5 (digit 2) break one strong link of each rectangle.
-    assert _checked("hidden_rectangle", _changed(HR01, r9c6="3569", r6c5="1239")) == []
+    assert _checked("hidden_rectangle", changed(HR01, r9c6="3569", r6c5="1239")) == []
 
 
 def test_bug_plus_1_corpus_position():
@@ -231,12 +220,12 @@ def test_bug_plus_1_corpus_position():
 
 def test_bug_plus_1_needs_a_single_trivalue_cell():
     # A second cell with three candidates (r1c1 gets a 4; its digit is 7): no longer a BUG+1.
-    assert _checked("bug_plus_1", _changed(BUG_POSITION, r1c1="479")) == []
+    assert _checked("bug_plus_1", changed(BUG_POSITION, r1c1="479")) == []
 
 
 def test_bug_plus_1_needs_every_digit_twice():
     # r1c2 holds 3/9 instead of 7/9 (its digit is 9): still one trivalue cell, but 7 appears once in row 1.
-    assert _checked("bug_plus_1", _changed(BUG_POSITION, r1c2="39")) == []
+    assert _checked("bug_plus_1", changed(BUG_POSITION, r1c2="39")) == []
 
 
 def _sample() -> list[str]:

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of
+from technique_support import assert_steps_valid, candidate_pairs, changed, eliminations_of, find_all, solution_of
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board, Step
@@ -77,22 +77,11 @@ RP01 = """
 """
 
 
-def _cands(*pairs: tuple[str, int]) -> set[tuple[int, int]]:
-    """Candidates named ``("r4c2", 9)`` as (cell, digit) pairs."""
-    return {(parse_cell(name), digit) for name, digit in pairs}
-
 
 def _cells(*cell_names: str) -> tuple[int, ...]:
     """Cells from their names."""
     return tuple(parse_cell(name) for name in cell_names)
 
-
-def _changed(grid: str, **tokens: str) -> Board:
-    """The board of a pencil-mark grid with some cells' candidates replaced (``r5c2="279"``)."""
-    marks = Board.from_pencilmarks(grid).pencilmarks().split()
-    for name, token in tokens.items():
-        marks[parse_cell(name)] = token
-    return Board.from_pencilmarks(" ".join(marks))
 
 
 def _checked(technique_id: str, board: Board) -> list[Step]:
@@ -116,43 +105,43 @@ def test_xy_wing_hodoku_example():
     steps = _checked("xy_wing", Board.from_pencilmarks(XY02))
     step = _step_with_cells(steps, _cells("r4c1", "r4c4", "r5c2"))
     # Pivot r4c1 (1/6), pincers r4c4 (1/9) and r5c2 (6/9): 9 leaves the cells seeing both pincers.
-    assert set(step.eliminations) == _cands(("r4c2", 9), ("r4c3", 9), ("r5c4", 9), ("r5c5", 9), ("r5c6", 9))
+    assert set(step.eliminations) == candidate_pairs(("r4c2", 9), ("r4c3", 9), ("r5c4", 9), ("r5c5", 9), ("r5c6", 9))
     assert step.length == 0 and "XY-Wing" in step.text and "r4c1" in step.text
 
 
 def test_xy_wing_needs_bivalue_pincers():
     # r4c4 holds a third candidate (5, not its digit 9), so it is no pincer and nothing else forms a wing.
-    assert _checked("xy_wing", _changed(XY02, r4c4="159")) == []
+    assert _checked("xy_wing", changed(XY02, r4c4="159")) == []
 
 
 def test_xyz_wing_corpus_position():
     steps = _checked("xyz_wing", Board.from_pencilmarks(XYZ_POSITION))
     # Pivot r7c2 (2/7/8), pincers r5c2 (2/7) and r7c1 (2/8): r9c2 sees all three and loses 2.
     first = _step_with_cells(steps, _cells("r7c2", "r5c2", "r7c1"))
-    assert set(first.eliminations) == _cands(("r9c2", 2))
+    assert set(first.eliminations) == candidate_pairs(("r9c2", 2))
     # Pivot r9c2 (2/3/7), pincers r5c2 (2/7) and r9c3 (3/7): r7c2 sees all three and loses 7.
     second = _step_with_cells(steps, _cells("r9c2", "r5c2", "r9c3"))
-    assert set(second.eliminations) == _cands(("r7c2", 7))
+    assert set(second.eliminations) == candidate_pairs(("r7c2", 7))
     # r4c1 sees both pincers of the first wing but not its pivot, so its 2 stays.
     assert (parse_cell("r4c1"), 2) not in eliminations_of(steps)
 
 
 def test_xyz_wing_needs_bivalue_pincers():
     # r5c2, the pincer of both wings, gets a third candidate (9; its digit is 2).
-    assert _checked("xyz_wing", _changed(XYZ_POSITION, r5c2="279")) == []
+    assert _checked("xyz_wing", changed(XYZ_POSITION, r5c2="279")) == []
 
 
 def test_w_wing_hodoku_example():
     steps = _checked("w_wing", Board.from_pencilmarks(W02))
     # r1c9 and r8c7 hold 1/4; 1 in column 3 is only in r1c3 (sees r1c9) and r8c3 (sees r8c7): 4 leaves common peers.
     step = _step_with_cells(steps, _cells("r1c9", "r1c3", "r8c3", "r8c7"))
-    assert set(step.eliminations) == _cands(("r1c7", 4), ("r2c7", 4), ("r3c7", 4), ("r8c9", 4), ("r9c9", 4))
+    assert set(step.eliminations) == candidate_pairs(("r1c7", 4), ("r2c7", 4), ("r3c7", 4), ("r8c9", 4), ("r9c9", 4))
     assert step.length == 4
 
 
 def test_w_wing_needs_a_strong_link():
     # A third 1 in column 3 (r5c3, whose digit is 3) breaks the only link joining the two 1/4 cells.
-    assert _checked("w_wing", _changed(W02, r5c3="123")) == []
+    assert _checked("w_wing", changed(W02, r5c3="123")) == []
 
 
 def test_remote_pair_hodoku_example():
@@ -161,13 +150,13 @@ def test_remote_pair_hodoku_example():
     assert len(steps) == 1
     step = steps[0]
     assert step.cells == _cells("r2c7", "r2c2", "r3c1", "r6c1") and step.length == 4
-    assert set(step.eliminations) == _cands(("r6c7", 5))
+    assert set(step.eliminations) == candidate_pairs(("r6c7", 5))
 
 
 def test_remote_pair_needs_four_cells():
     # Without r6c1 (given a third candidate; its digit is 4) the 4/5 cells form a loop of four whose
     # opposite cells all see each other: nothing outside sees two unlinked cells of opposite parity.
-    assert _checked("remote_pair", _changed(RP01, r6c1="145")) == []
+    assert _checked("remote_pair", changed(RP01, r6c1="145")) == []
 
 
 def _sample() -> list[str]:
