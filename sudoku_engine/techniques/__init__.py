@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..board import Board, Step
+from . import memo
 
-Finder = Callable[[Board], Iterator[Step]]
+# A finder takes the board (and, for per-digit techniques, optionally the digits to search).
+Finder = Callable[..., Iterator[Step]]
 
 HODOKU_LEVELS = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
 
@@ -35,10 +37,14 @@ class Technique:
     tier: int
     module: str
     chain_like: bool = False
+    per_digit: bool = False
 
     def find(self, board: Board) -> Iterator[Step]:
         """Every application of this technique on the board."""
-        return _finder(self.module, self.id)(board)
+        finder = _finder(self.module, self.id)
+        if self.per_digit:
+            return memo.find(self.id, finder, board)
+        return finder(board)
 
 
 @cache
@@ -51,8 +57,9 @@ def _finder(module: str, function: str) -> Finder:
 def _t(
     id: str, name: str, family: str, score: int, level: str, se: float, tier: int, module: str, chain: bool = False
 ) -> Technique:
-    """A catalogue entry (short constructor for the table below)."""
-    return Technique(id, name, family, score, level, se, tier, module, chain)
+    """A catalogue entry (short constructor for the table below); single-digit finders get the per-digit memo."""
+    per_digit = module in ("fish", "single_digit", "colouring") or id in ("pointing", "claiming", "x_chain")
+    return Technique(id, name, family, score, level, se, tier, module, chain, per_digit)
 
 
 CATALOGUE: tuple[Technique, ...] = (

@@ -26,11 +26,11 @@ a chain of the same length, so none is missed by that.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..board import Board, Step
-from ..grid import PEERS, UNITS, UNITS_OF, cell_name, digits_of
+from ..grid import DIGITS, PEERS, UNITS, UNITS_OF, cell_name, digits_of
 from .common import names
 
 MAX_NODES = 12  # longest chain searched, in nodes; a chain of 2k nodes is found at breadth-first level k
@@ -388,11 +388,11 @@ def _chains(technique: str, graphs: list[_Graph], shortest: int, same_digit_ends
         searches = advanced
 
 
-def x_chain(board: Board) -> Iterator[Step]:
+def x_chain(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Single-digit AIC over conjugate pairs: the digit leaves cells that see both ends."""
     positions = _positions(board)
     graphs = []
-    for digit in range(1, 10):
+    for digit in digits:
         links = _house_links(positions, (digit,), grouped=False)
         if links:
             graphs.append(_build(positions, links, same_cell_weak=False))

@@ -13,12 +13,12 @@ cluster takes two colours, alternating along its pairs, and exactly one colour o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
 from ..board import Board, Step
-from ..grid import cell_name
+from ..grid import DIGITS, cell_name
 from .common import names
 from .single_digit import SEES, strong_links
 
@@ -111,9 +111,9 @@ def _simple(board: Board, digit: int, cluster: _Cluster) -> Iterator[Step]:
         )
 
 
-def simple_colours(board: Board) -> Iterator[Step]:
+def simple_colours(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Colour trap and colour wrap, digit by digit, cluster by cluster (clusters of three cells or more)."""
-    for digit in range(1, 10):
+    for digit in digits:
         for cluster in _clusters(board, digit):
             if len(cluster.cells) >= 3:
                 yield from _simple(board, digit, cluster)
@@ -162,8 +162,8 @@ def _multi_pair(board: Board, digit: int, a: _Cluster, b: _Cluster) -> Iterator[
             )
 
 
-def multi_colours(board: Board) -> Iterator[Step]:
+def multi_colours(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Multi Colours types 2 and 1 for every pair of clusters of a digit."""
-    for digit in range(1, 10):
+    for digit in digits:
         for a, b in combinations(_clusters(board, digit), 2):
             yield from _multi_pair(board, digit, a, b)

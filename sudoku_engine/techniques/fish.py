@@ -23,12 +23,12 @@ then in the order of their base lines (lexicographic), fin band, fin stack and c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 from operator import getitem
 
 from ..board import Board, Step
-from ..grid import MASK_DIGITS, POPCOUNT
+from ..grid import DIGITS, MASK_DIGITS, POPCOUNT
 from .common import names
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -244,11 +244,11 @@ def _step(
     )
 
 
-def _basic_steps(board: Board, size: int, technique: str) -> Iterator[Step]:
+def _basic_steps(board: Board, size: int, technique: str, digits: Iterable[int]) -> Iterator[Step]:
     """Steps of the basic fish of a size, digit by digit, rows as base first."""
     rows, cols = _packed(board)
     present = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5] | rows[6] | rows[7] | rows[8]
-    for digit in range(1, 10):
+    for digit in digits:
         shift = 9 * (digit - 1)
         if not present >> shift & 0x1FF:
             continue
@@ -261,7 +261,9 @@ def _basic_steps(board: Board, size: int, technique: str) -> Iterator[Step]:
                     yield _step(technique, pos, digit, rows_base, _CROSSES[chosen], cover, False, -1, targets)
 
 
-def _finned_steps(board: Board, size: int, sashimi: bool, technique: str) -> Iterator[Step]:
+def _finned_steps(
+    board: Board, size: int, sashimi: bool, technique: str, digits: Iterable[int]
+) -> Iterator[Step]:
     """Steps of the finned (or sashimi) fish of a size, digit by digit, rows as base first."""
     rows, cols = _packed(board)
     row_boxes, col_boxes = _fin_boxes(rows), _fin_boxes(cols)
@@ -269,7 +271,7 @@ def _finned_steps(board: Board, size: int, sashimi: bool, technique: str) -> Ite
         (True, rows, row_boxes, row_boxes[0] | row_boxes[1] | row_boxes[2]),
         (False, cols, col_boxes, col_boxes[0] | col_boxes[1] | col_boxes[2]),
     )
-    for digit in range(1, 10):
+    for digit in digits:
         shift = 9 * (digit - 1)
         for rows_base, packed, (first, second, third), any_box in by_direction:
             if not any_box >> shift & 0o111:
@@ -284,46 +286,46 @@ def _finned_steps(board: Board, size: int, sashimi: bool, technique: str) -> Ite
                 yield _step(technique, pos, digit, rows_base, base, cover, sashimi, fin_box, targets)
 
 
-def x_wing(board: Board) -> Iterator[Step]:
+def x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """X-Wing: two base lines, two cover lines."""
-    return _basic_steps(board, 2, "x_wing")
+    return _basic_steps(board, 2, "x_wing", digits)
 
 
-def swordfish(board: Board) -> Iterator[Step]:
+def swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Swordfish: three base lines, three cover lines."""
-    return _basic_steps(board, 3, "swordfish")
+    return _basic_steps(board, 3, "swordfish", digits)
 
 
-def jellyfish(board: Board) -> Iterator[Step]:
+def jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Jellyfish: four base lines, four cover lines."""
-    return _basic_steps(board, 4, "jellyfish")
+    return _basic_steps(board, 4, "jellyfish", digits)
 
 
-def finned_x_wing(board: Board) -> Iterator[Step]:
+def finned_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Finned X-Wing (not sashimi)."""
-    return _finned_steps(board, 2, False, "finned_x_wing")
+    return _finned_steps(board, 2, False, "finned_x_wing", digits)
 
 
-def sashimi_x_wing(board: Board) -> Iterator[Step]:
+def sashimi_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Sashimi X-Wing."""
-    return _finned_steps(board, 2, True, "sashimi_x_wing")
+    return _finned_steps(board, 2, True, "sashimi_x_wing", digits)
 
 
-def finned_swordfish(board: Board) -> Iterator[Step]:
+def finned_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Finned Swordfish (not sashimi)."""
-    return _finned_steps(board, 3, False, "finned_swordfish")
+    return _finned_steps(board, 3, False, "finned_swordfish", digits)
 
 
-def sashimi_swordfish(board: Board) -> Iterator[Step]:
+def sashimi_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Sashimi Swordfish."""
-    return _finned_steps(board, 3, True, "sashimi_swordfish")
+    return _finned_steps(board, 3, True, "sashimi_swordfish", digits)
 
 
-def finned_jellyfish(board: Board) -> Iterator[Step]:
+def finned_jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Finned Jellyfish (not sashimi)."""
-    return _finned_steps(board, 4, False, "finned_jellyfish")
+    return _finned_steps(board, 4, False, "finned_jellyfish", digits)
 
 
-def sashimi_jellyfish(board: Board) -> Iterator[Step]:
+def sashimi_jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Sashimi Jellyfish."""
-    return _finned_steps(board, 4, True, "sashimi_jellyfish")
+    return _finned_steps(board, 4, True, "sashimi_jellyfish", digits)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from ..board import Board, Step
-from ..grid import POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
+from ..grid import DIGITS, POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
 from .common import digit_list, names
 
 # Positions 0..8 of a box (row-major) that form one of its rows or columns; of a line, one box's third.
@@ -19,11 +19,11 @@ def _line_units(cells: list[int]) -> list[int]:
     return [u for u in UNITS_OF[cells[0]][:2] if all(u in UNITS_OF[c] for c in cells)]
 
 
-def pointing(board: Board) -> Iterator[Step]:
+def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Locked candidates 1: a digit confined to one line inside a box leaves the rest of that line."""
     for box in range(18, 27):
         positions = board.unit_positions(box)
-        for digit in range(1, 10):
+        for digit in digits:
             mask = positions[digit - 1]
             if POPCOUNT[mask] < 2 or not any(mask & ~line == 0 for line in _BOX_LINES):
                 continue
@@ -39,11 +39,11 @@ def pointing(board: Board) -> Iterator[Step]:
                     )
 
 
-def claiming(board: Board) -> Iterator[Step]:
+def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Locked candidates 2: a digit confined to one box inside a line leaves the rest of that box."""
     for line in range(18):
         positions = board.unit_positions(line)
-        for digit in range(1, 10):
+        for digit in digits:
             mask = positions[digit - 1]
             if POPCOUNT[mask] < 2 or not any(mask & ~third == 0 for third in _LINE_THIRDS):
                 continue

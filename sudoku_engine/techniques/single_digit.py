@@ -20,11 +20,11 @@ right end of the other.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from ..board import Board, Step
-from ..grid import BOXES, PEERS, UNITS, bit, box_of, cell_name, col_of, row_of, unit_name
+from ..grid import BOXES, DIGITS, PEERS, UNITS, bit, box_of, cell_name, col_of, row_of, unit_name
 from .common import names
 
 SEES: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in PEERS)
@@ -111,9 +111,9 @@ def _weak_unit(b: int, c: int) -> int:
     return 18 + box_of(b)
 
 
-def skyscraper(board: Board) -> Iterator[Step]:
+def skyscraper(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Two parallel conjugate pairs with one end of each in one cross line: cells seeing both tops lose it."""
-    for digit in range(1, 10):
+    for digit in digits:
         for rows in (True, False):
             links = strong_links(board, digit, range(9) if rows else range(9, 18))
             for chain, u, v in _chains(links):
@@ -130,9 +130,9 @@ def skyscraper(board: Board) -> Iterator[Step]:
                     )
 
 
-def two_string_kite(board: Board) -> Iterator[Step]:
+def two_string_kite(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """A row pair and a column pair joined in a box: cells seeing both free ends lose the digit."""
-    for digit in range(1, 10):
+    for digit in digits:
         links = strong_links(board, digit, range(18))
         for chain, u, v in _chains(links):
             if not _is_kite(board, digit, chain):
@@ -149,9 +149,9 @@ def two_string_kite(board: Board) -> Iterator[Step]:
                 )
 
 
-def turbot_fish(board: Board) -> Iterator[Step]:
+def turbot_fish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Any other strong-weak-strong chain of four cells on one digit (neither skyscraper, kite nor X-Wing)."""
-    for digit in range(1, 10):
+    for digit in digits:
         for chain, u, v in _chains(strong_links(board, digit)):
             if _is_skyscraper(board, digit, chain, xwing_too=True) or _is_kite(board, digit, chain):
                 continue
@@ -177,9 +177,9 @@ def _er_lines(places: list[int]) -> Iterator[tuple[int, int]]:
                 yield r, k
 
 
-def empty_rectangle(board: Board) -> Iterator[Step]:
+def empty_rectangle(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """A box whose digit lies in one row and one column, plus a conjugate pair reaching that row or column."""
-    for digit in range(1, 10):
+    for digit in digits:
         b = bit(digit)
         for box_index, box_cells in enumerate(BOXES):
             places = [c for c in box_cells if board.cands[c] & b]

@@ -1,0 +1,54 @@
+"""Per-digit memo for single-digit techniques: skip a digit whose candidate cells have not changed.
+
+Pointing, claiming, fish, the single-digit patterns, colouring and X-Chains look at one digit's candidate
+cells at a time, so what they find for a digit is a function of that digit's cell set alone. When a finder
+has run to the end without a step for a digit, the pair (technique, cell set) is remembered, and later calls
+pass only the digits not known to be empty. The logic solver tries every technique again after each step,
+and a step changes the cell sets of one digit or a few: the other digits are skipped. The result is the same as a
+full search (the finders search each digit independently and report a digit's steps in the same order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from ..board import Board, Step
+from ..grid import DIGITS
+
+DigitFinder = Callable[[Board, Iterable[int]], Iterator[Step]]
+
+_LIMIT = 200_000
+_empty: set[tuple[str, int, int]] = set()
+_last: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+
+def digit_cells(board: Board) -> tuple[int, ...]:
+    """For each digit 1..9 (index d - 1), its candidate cells as an 81-bit mask (bit = cell index)."""
+    global _last
+    key = tuple(board.cands)
+    if key == _last[0]:
+        return _last[1]
+    cells = [0] * 9
+    for cell, mask in enumerate(key):
+        while mask:
+            low = mask & -mask
+            cells[low.bit_length() - 1] |= 1 << cell
+            mask ^= low
+    _last = (key, tuple(cells))
+    return _last[1]
+
+
+def find(technique: str, finder: DigitFinder, board: Board) -> Iterator[Step]:
+    """The finder's steps for the digits not known to be empty; digits found empty are remembered."""
+    cells = digit_cells(board)
+    todo = [d for d in DIGITS if cells[d - 1] and (technique, d, cells[d - 1]) not in _empty]
+    if not todo:
+        return
+    productive: set[int] = set()
+    for step in finder(board, todo):
+        productive.update(d for _, d in step.eliminations)
+        productive.update(d for _, d in step.placements)
+        yield step
+    if len(_empty) > _LIMIT:
+        _empty.clear()
+    _empty.update((technique, d, cells[d - 1]) for d in todo if d not in productive)
