@@ -38,12 +38,15 @@ class Technique:
     module: str
     chain_like: bool = False
     per_digit: bool = False
+    per_house: bool = False
 
     def find(self, board: Board) -> Iterator[Step]:
         """Every application of this technique on the board."""
         finder = _finder(self.module, self.id)
         if self.per_digit:
             return memo.find(self.id, finder, board)
+        if self.per_house:
+            return memo.find_by_house(self.id, finder, board)
         return finder(board)
 
 
@@ -57,9 +60,9 @@ def _finder(module: str, function: str) -> Finder:
 def _t(
     id: str, name: str, family: str, score: int, level: str, se: float, tier: int, module: str, chain: bool = False
 ) -> Technique:
-    """A catalogue entry (short constructor for the table below); single-digit finders get the per-digit memo."""
+    """A catalogue entry (short constructor for the table below); single-digit and subset finders get the memo."""
     per_digit = module in ("fish", "single_digit", "colouring") or id in ("pointing", "claiming", "x_chain")
-    return Technique(id, name, family, score, level, se, tier, module, chain, per_digit)
+    return Technique(id, name, family, score, level, se, tier, module, chain, per_digit, module == "subsets")
 
 
 CATALOGUE: tuple[Technique, ...] = (

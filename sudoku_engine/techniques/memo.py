@@ -1,4 +1,4 @@
-"""Per-digit memo for single-digit techniques: skip a digit whose candidate cells have not changed.
+"""Memo for techniques that search digit by digit or house by house: skip what has not changed.
 
 Pointing, claiming, fish, the single-digit patterns, colouring and X-Chains look at one digit's candidate
 cells at a time, so what they find for a digit is a function of that digit's cell set alone. When a finder
@@ -6,6 +6,7 @@ has run to the end without a step for a digit, the pair (technique, cell set) is
 pass only the digits not known to be empty. The logic solver tries every technique again after each step,
 and a step changes the cell sets of one digit or a few: the other digits are skipped. The result is the same as a
 full search (the finders search each digit independently and report a digit's steps in the same order).
+Naked and hidden subsets are remembered the same way per house, keyed by the house's cells.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ..board import Board, Step
-from ..grid import DIGITS
+from ..grid import DIGITS, UNITS
 
-DigitFinder = Callable[[Board, Iterable[int]], Iterator[Step]]
+# A finder restricted to some digits (or houses): Board, digits (houses) -> steps.
+PartFinder = Callable[[Board, Iterable[int]], Iterator[Step]]
 
 _LIMIT = 200_000
-_empty: set[tuple[str, int, int]] = set()
+_empty: set[tuple[str, int, object]] = set()
 _last: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+_last_houses: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] = ((), ())
 
 
 def digit_cells(board: Board) -> tuple[int, ...]:
@@ -38,7 +41,17 @@ def digit_cells(board: Board) -> tuple[int, ...]:
     return _last[1]
 
 
-def find(technique: str, finder: DigitFinder, board: Board) -> Iterator[Step]:
+def house_cells(board: Board) -> tuple[tuple[int, ...], ...]:
+    """For each house, its cells' candidate masks, a placed digit d as d << 9 (so the tuple says it all)."""
+    global _last_houses
+    key = tuple([m | v << 9 for m, v in zip(board.cands, board.values)])
+    if key == _last_houses[0]:
+        return _last_houses[1]
+    _last_houses = (key, tuple(tuple([key[c] for c in cells]) for cells in UNITS))
+    return _last_houses[1]
+
+
+def find(technique: str, finder: PartFinder, board: Board) -> Iterator[Step]:
     """The finder's steps for the digits not known to be empty; digits found empty are remembered."""
     cells = digit_cells(board)
     todo = [d for d in DIGITS if cells[d - 1] and (technique, d, cells[d - 1]) not in _empty]
@@ -49,6 +62,24 @@ def find(technique: str, finder: DigitFinder, board: Board) -> Iterator[Step]:
         productive.update(d for _, d in step.eliminations)
         productive.update(d for _, d in step.placements)
         yield step
+    _remember((technique, d, cells[d - 1]) for d in todo if d not in productive)
+
+
+def find_by_house(technique: str, finder: PartFinder, board: Board) -> Iterator[Step]:
+    """The finder's steps in the houses not known to be empty; houses found empty are remembered."""
+    houses = house_cells(board)
+    todo = [u for u in range(27) if (technique, u, houses[u]) not in _empty]
+    if not todo:
+        return
+    productive: set[int] = set()
+    for step in finder(board, todo):
+        productive.update(step.units)
+        yield step
+    _remember((technique, u, houses[u]) for u in todo if u not in productive)
+
+
+def _remember(empty: Iterable[tuple[str, int, object]]) -> None:
+    """Add keys known to give no step (the memo starts afresh when it grows past its limit)."""
     if len(_empty) > _LIMIT:
         _empty.clear()
-    _empty.update((technique, d, cells[d - 1]) for d in todo if d not in productive)
+    _empty.update(empty)

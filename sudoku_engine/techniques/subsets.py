@@ -1,21 +1,24 @@
-"""Subsets: naked and hidden pairs, triples and quads."""
+"""Subsets: naked and hidden pairs, triples and quads (each house searched on its own: the finders take houses)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from ..board import Board, Step
 from ..grid import POPCOUNT, UNITS, bit, digits_of, unit_name
 from .common import digit_list, names
 
+ALL_UNITS = range(27)
+
 _SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-def _naked(board: Board, size: int) -> Iterator[Step]:
+def _naked(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
     """n cells of a house with n candidates between them: those digits leave the house's other cells."""
     label = f"Naked {_SIZE_NAMES[size]}"
-    for unit, cells in enumerate(UNITS):
+    for unit in units:
+        cells = UNITS[unit]
         open_cells = [c for c in cells if not board.values[c]]
         if len(open_cells) <= size:
             continue
@@ -38,10 +41,11 @@ def _naked(board: Board, size: int) -> Iterator[Step]:
                 )
 
 
-def _hidden(board: Board, size: int) -> Iterator[Step]:
+def _hidden(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
     """n digits confined to n cells of a house: those cells lose every other candidate."""
     label = f"Hidden {_SIZE_NAMES[size]}"
-    for unit, cells in enumerate(UNITS):
+    for unit in units:
+        cells = UNITS[unit]
         open_cells = [c for c in cells if not board.values[c]]
         if len(open_cells) <= size:
             continue
@@ -65,31 +69,31 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
                 )
 
 
-def naked_pair(board: Board) -> Iterator[Step]:
+def naked_pair(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """Naked pair."""
-    return _naked(board, 2)
+    return _naked(board, 2, units)
 
 
-def naked_triple(board: Board) -> Iterator[Step]:
+def naked_triple(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """Naked triple."""
-    return _naked(board, 3)
+    return _naked(board, 3, units)
 
 
-def naked_quad(board: Board) -> Iterator[Step]:
+def naked_quad(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """Naked quad."""
-    return _naked(board, 4)
+    return _naked(board, 4, units)
 
 
-def hidden_pair(board: Board) -> Iterator[Step]:
+def hidden_pair(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """Hidden pair."""
-    return _hidden(board, 2)
+    return _hidden(board, 2, units)
 
 
-def hidden_triple(board: Board) -> Iterator[Step]:
+def hidden_triple(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """Hidden triple."""
-    return _hidden(board, 3)
+    return _hidden(board, 3, units)
 
 
-def hidden_quad(board: Board) -> Iterator[Step]:
+def hidden_quad(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """Hidden quad."""
-    return _hidden(board, 4)
+    return _hidden(board, 4, units)

@@ -1,4 +1,4 @@
-"""The per-digit memo: memoised finders report exactly what a full search reports, and skip unchanged digits."""
+"""The memo: memoised finders report exactly what a full search reports, and skip unchanged digits and houses."""
 
 from __future__ import annotations
 
@@ -9,22 +9,28 @@ from technique_support import hard_sample
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board, Step
+from sudoku_engine.grid import PEERS, UNITS
 from sudoku_engine.techniques import CATALOGUE, memo
 
-PER_DIGIT = [t for t in CATALOGUE if t.per_digit]
+MEMOISED = [t for t in CATALOGUE if t.per_digit or t.per_house]
 
 
 def _full_search(technique_id: str, module: str, board: Board) -> list[tuple[object, ...]]:
-    """The steps of the finder called directly on every digit (no memo)."""
+    """The steps of the finder called directly on every digit and house (no memo)."""
     finder = getattr(importlib.import_module(f"sudoku_engine.techniques.{module}"), technique_id)
     return [(s.technique, s.placements, s.eliminations, s.text) for s in finder(board)]
 
 
-def test_per_digit_techniques_are_the_single_digit_families() -> None:
-    """Every finder of the fish, single-digit and colouring families is memoised, and nothing multi-digit is."""
-    families = {t.family for t in PER_DIGIT}
+def test_memoised_techniques_search_one_digit_or_one_house_at_a_time() -> None:
+    """Single-digit finders are memoised by digit, subsets by house, and nothing that mixes digits and houses is."""
+    by_digit = {t.id for t in CATALOGUE if t.per_digit}
+    families = {t.family for t in CATALOGUE if t.per_digit}
     assert families == {"intersections", "fish", "single_digit", "colouring", "chains"}
-    assert {t.id for t in PER_DIGIT if t.family in ("intersections", "chains")} == {"pointing", "claiming", "x_chain"}
+    assert by_digit & {"locked_pair", "locked_triple", "xy_chain", "nice_loop"} == set()
+    assert {"pointing", "claiming", "x_chain"} <= by_digit
+    assert {t.id for t in CATALOGUE if t.per_house} == {
+        f"{kind}_{size}" for kind in ("naked", "hidden") for size in ("pair", "triple", "quad")
+    }
 
 
 def test_memoised_steps_equal_a_full_search_along_solves() -> None:
@@ -33,7 +39,7 @@ def test_memoised_steps_equal_a_full_search_along_solves() -> None:
     for puzzle in hard_sample(per_file=3, top_every=97, se_every=211):
         board = Board.from_grid(puzzle)
         for step in logic.solve(puzzle).steps:
-            for tech in PER_DIGIT:
+            for tech in MEMOISED:
                 memoised = [(s.technique, s.placements, s.eliminations, s.text) for s in tech.find(board)]
                 assert memoised == _full_search(tech.id, tech.module, board), (tech.id, board.pencilmarks())
                 compared += 1
@@ -55,3 +61,19 @@ def test_unchanged_digits_are_skipped() -> None:
     board.eliminate(40, 5)
     list(memo.find("spy", finder, board))
     assert asked == [list(range(1, 10)), [5]]
+
+
+def test_unchanged_houses_are_skipped() -> None:
+    """After a placement, only the houses whose cells changed are searched again."""
+    asked: list[list[int]] = []
+
+    def finder(board: Board, houses: Iterable[int]) -> Iterator[Step]:
+        asked.append(list(houses))
+        return iter(())
+
+    board = Board.from_grid("." * 81)
+    list(memo.find_by_house("spy", finder, board))
+    board.place(0, 1)  # r1c1: its row, column and box and every house meeting one of its peers change
+    list(memo.find_by_house("spy", finder, board))
+    changed = sorted({u for u in range(27) if any(c in UNITS[u] for c in (0, *PEERS[0]))})
+    assert asked == [list(range(27)), changed]
