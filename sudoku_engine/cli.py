@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, TypeVar
 
 from .generate import generate_puzzle, givens_for_slider
 from .grid import InvalidPuzzle, format_values, parse_values
@@ -24,6 +25,9 @@ from .rating import NotUnique, rate
 from .solver import solve_count, warm_up
 
 EXIT_BAD_INPUT = 2
+
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -125,21 +129,67 @@ def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
+def _rate_item(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, dict[str, object] | str]:
+    """The rating record of one input, or the reason it cannot be rated (runs in worker processes too)."""
+    line, values = item
+    try:
+        return line, rate(values).as_dict()
+    except NotUnique as exc:
+        return line, str(exc)
+
+
+def _mapped(function: Callable[[_In], _Out], items: Iterable[_In], jobs: int) -> Iterator[_Out]:
+    """function over items, in input order; over ``jobs`` worker processes when jobs > 1 (results stream as done)."""
+    if jobs <= 1:
+        yield from map(function, items)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(jobs) as pool:
+        yield from pool.imap(function, items, chunksize=1)
+
+
+class _Progress:
+    """A one-line progress counter on stderr, shown only when stderr is a terminal."""
+
+    def __init__(self, err: TextIO, label: str) -> None:
+        self.err, self.label = err, label
+        self.shown = err.isatty()
+        self.done = 0
+        self.started = time.perf_counter()
+
+    def tick(self) -> None:
+        """Count one finished item and redraw the line."""
+        self.done += 1
+        if self.shown:
+            rate_per_s = self.done / max(time.perf_counter() - self.started, 1e-9)
+            self.err.write(f"\r{self.label}: {self.done} done, {rate_per_s:.1f}/s")
+            self.err.flush()
+
+    def close(self) -> None:
+        """End the progress line."""
+        if self.shown and self.done:
+            self.err.write("\n")
+            self.err.flush()
+
+
 def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Rate each input puzzle: se_like, hodoku_like and the techniques its logic solve needed."""
+    """Rate each input puzzle (over ``--jobs`` processes), in input order; 2 when any input was bad."""
     bad: list[int] = []
-    for item, values in _parsed_inputs(options.puzzles, err, bad):
-        try:
-            rating = rate(values)
-        except NotUnique as exc:
+    if options.jobs > 1:
+        warm_up()  # compile the solver kernel once, before the workers are forked
+    progress = _Progress(err, "rated")
+    for item, result in _mapped(_rate_item, _parsed_inputs(options.puzzles, err, bad), options.jobs):
+        progress.tick()
+        if isinstance(result, str):
             bad.append(1)
-            err.write(f"error: {item.source}:{item.line}: {exc}\n")
-            continue
-        if options.jsonl:
-            _emit(out, json.dumps(rating.as_dict()))
+            err.write(f"error: {item.source}:{item.line}: {result}\n")
+        elif options.jsonl:
+            _emit(out, json.dumps(result))
         else:
-            _emit(out, f"{rating.puzzle}\t{rating.se_like}\t{rating.hodoku_like}\t{rating.hodoku_level}"
-                  f"\t{rating.hardest_technique}")
+            _emit(out, "\t".join(str(result[key]) for key in
+                                 ("puzzle", "se_like", "hodoku_like", "hodoku_level", "hardest_technique")))
+    progress.close()
     return EXIT_BAD_INPUT if bad else 0
 
 
@@ -220,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     rate_command = commands.add_parser("rate", help="rate puzzles by their logic solve (SE-like and HoDoKu-like)")
     rate_command.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
     rate_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
+    rate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
     rate_command.set_defaults(run=run_rate)
 
     hint_command = commands.add_parser("hint", help="the hint ladder for a position of a puzzle")

@@ -80,3 +80,18 @@ def test_rate_command_records_and_bad_lines(capsys, monkeypatch):
         "error: stdin:2: the puzzle has more than one solution",
         "error: stdin:3: wrong length: 3 cells, expected 81",
     ]
+
+
+def test_rate_command_over_two_processes_keeps_input_order(capsys, tmp_path, easy50):
+    """--jobs 2 gives the records of --jobs 1, in input order, and still reports the bad line in place."""
+    puzzles = easy50[:6]
+    path = tmp_path / "batch.txt"
+    path.write_text("\n".join([*puzzles[:3], "not a puzzle", *puzzles[3:]]) + "\n")
+    outputs = []
+    for jobs in ("1", "2"):
+        assert main(["rate", "--jsonl", "--jobs", jobs, str(path)]) == 2
+        captured = capsys.readouterr()
+        outputs.append([{k: v for k, v in json.loads(line).items() if k != "ms"} for line in captured.out.splitlines()])
+        assert captured.err.count("\n") == 1 and f"{path}:4:" in captured.err
+    assert [r["puzzle"] for r in outputs[1]] == puzzles
+    assert outputs[0] == outputs[1]
