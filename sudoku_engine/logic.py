@@ -10,6 +10,7 @@ can do.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
@@ -72,8 +73,12 @@ def solve(
     rng: random.Random | None = None,
     allow: Collection[str] | None = None,
     max_steps: int = 2000,
+    deadline: float | None = None,
 ) -> Trace:
-    """Solve by logic, easiest step first; the trace ends solved, or stuck when ``allow`` is too narrow."""
+    """Solve by logic, easiest step first; the trace ends solved, or stuck when ``allow`` is too narrow.
+
+    ``deadline`` (a ``time.perf_counter()`` value) stops the solve after the step that passes it.
+    """
     board = position.copy() if isinstance(position, Board) else Board.from_grid(position)
     trace = Trace(puzzle=board.grid())
     techniques = _techniques(allow)
@@ -83,5 +88,7 @@ def solve(
             break
         board.apply(step)
         trace.steps.append(step)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
     trace.final = board
     return trace

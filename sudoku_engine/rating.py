@@ -7,7 +7,9 @@
   level is that of the hardest step, raised to the level whose score limit the sum fits under when the
   sum exceeds the hardest step's limit (limits 800 / 1000 / 1600 / 1800 for Easy / Medium / Hard / Unfair).
 
-The difficulty score D, the predicted time and the seed papers' measures join this record later.
+The record also holds the seed papers' measures (``sudoku_engine.metrics``), the difficulty score D, its zone
+label and the predicted minutes (``sudoku_engine.difficulty``). Everything is measured on the puzzle's canonical
+isomorph (``sudoku_engine.isomorph``), so every isomorph of a puzzle gets the same record apart from ``puzzle``.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from . import difficulty
 from .board import Step
 from .grid import Grid
+from .isomorph import canonical
 from .logic import Trace
 from .logic import solve as logic_solve
+from .metrics import Metrics, measure
 from .solver import PuzzleLike, as_values, count_solutions
 from .techniques import BY_ID, HODOKU_LEVELS
 
@@ -74,20 +79,40 @@ class Rating:
     hardest_technique: str
     techniques: dict[str, int] = field(default_factory=dict)
     steps: int = 0
+    d: float = 0.0
+    metrics: Metrics = field(default_factory=Metrics)
+    timeout: bool = False
     ms: float = 0.0
+
+    @property
+    def label(self) -> str:
+        """The zone of D: Easy, Medium, Hard, Expert or Extreme."""
+        return difficulty.zone(self.d)
+
+    @property
+    def predicted_minutes(self) -> float:
+        """Predicted solve time of a typical player, in minutes."""
+        return difficulty.predicted_minutes(self.d)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON record of the ``rate`` command."""
-        return {
+        record: dict[str, object] = {
             "puzzle": str(self.puzzle),
+            "D": round(self.d, 3),
+            "label": self.label,
+            "predicted_minutes": round(self.predicted_minutes, 1),
+            "hardest_technique": self.hardest_technique,
             "se_like": self.se_like,
             "hodoku_like": self.hodoku_like,
             "hodoku_level": self.hodoku_level,
-            "hardest_technique": self.hardest_technique,
             "techniques": self.techniques,
             "steps": self.steps,
+            "metrics": self.metrics.as_dict(),
             "ms": round(self.ms, 2),
         }
+        if self.timeout:
+            record["timeout"] = True
+        return record
 
 
 def rate_trace(trace: Trace) -> tuple[float, int, str, str]:
@@ -101,16 +126,27 @@ def rate_trace(trace: Trace) -> tuple[float, int, str, str]:
     return ratings[hardest], score, hodoku_level(score, hardest_level), trace.steps[hardest].technique
 
 
-def rate(puzzle: PuzzleLike) -> Rating:
-    """Rate a puzzle with exactly one solution; NotUnique otherwise."""
+def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool = True) -> Rating:
+    """Rate a puzzle with exactly one solution (NotUnique otherwise): trace, scales, seed measures and D.
+
+    ``timeout`` (seconds) bounds the work: past it the trace stops (se_like is then that of the steps taken)
+    and the remaining measures are skipped, and the record says ``timeout``. ``measures=False`` skips the
+    seed measures (D then uses their fitting-sample means).
+    """
     started = time.perf_counter()
+    deadline = None if timeout is None else started + timeout
     values = as_values(puzzle)
     solutions = count_solutions(values, limit=2)
     if solutions != 1:
         raise NotUnique("the puzzle has no solution" if solutions == 0 else "the puzzle has more than one solution")
-    trace = logic_solve(Grid(values))
+    form = canonical(values)
+    trace = logic_solve(Grid(form), deadline=deadline)
     se_like, score, level, hardest = rate_trace(trace)
+    metrics = measure(form, deadline) if measures else Metrics()
+    timed_out = not trace.solved or bool(metrics.missing)
+    d = difficulty.score(difficulty.features(se_like, score, metrics))
     return Rating(
         puzzle=Grid(values), se_like=se_like, hodoku_like=score, hodoku_level=level, hardest_technique=hardest,
-        techniques=trace.counts(), steps=len(trace.steps), ms=(time.perf_counter() - started) * 1000,
+        techniques=trace.counts(), steps=len(trace.steps), d=d, metrics=metrics, timeout=timed_out,
+        ms=(time.perf_counter() - started) * 1000,
     )

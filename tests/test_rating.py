@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import io
 import json
+import math
+import random
 import sys
 
 import pytest
 
+from sudoku_engine import difficulty
 from sudoku_engine.cli import main
+from sudoku_engine.grid import parse_values
+from sudoku_engine.isomorph import random_isomorph
 from sudoku_engine.rating import NotUnique, hodoku_level, length_bonus, rate
 from sudoku_engine.techniques import BY_ID, CATALOGUE
 
+# Sudoku Exchange, SE 9.0: needs forcing chains
+HARD_SE_9 = ".87.....5.15..64..93.......7..63.5.....2.8.....3.45..2.......34..94..25.5.....19."
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 
@@ -74,7 +81,11 @@ def test_rate_command_records_and_bad_lines(capsys, monkeypatch):
     records = [json.loads(line) for line in captured.out.splitlines()]
     assert len(records) == 1
     assert set(records[0]) == {
-        "puzzle", "se_like", "hodoku_like", "hodoku_level", "hardest_technique", "techniques", "steps", "ms"}
+        "puzzle", "D", "label", "predicted_minutes", "hardest_technique", "se_like", "hodoku_like", "hodoku_level",
+        "techniques", "steps", "metrics", "ms"}
+    assert set(records[0]["metrics"]) == {"call_count", "findling", "hsolve", "entropy", "r_reduction", "schemes"}
+    assert set(records[0]["metrics"]["schemes"]) == {
+        "FC", "FCI", "BC", "BCI", "HAC", "HACS", "HACC", "HAC3", "HACSC3", "FCV", "BCV", "HACV"}
     assert records[0]["puzzle"] == EULER_01 and records[0]["hodoku_level"] == "Easy"
     assert captured.err.splitlines() == [
         "error: stdin:2: the puzzle has more than one solution",
@@ -95,3 +106,46 @@ def test_rate_command_over_two_processes_keeps_input_order(capsys, tmp_path, eas
         assert captured.err.count("\n") == 1 and f"{path}:4:" in captured.err
     assert [r["puzzle"] for r in outputs[1]] == puzzles
     assert outputs[0] == outputs[1]
+
+
+def test_every_isomorph_gets_the_same_record(easy50):
+    """D and every measure are taken on the canonical form: relabelled, permuted and transposed copies agree."""
+    rng = random.Random(8)
+    hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    for puzzle in [*easy50[:2], hard]:
+        first = rate(puzzle).as_dict()
+        for _ in range(2):
+            image = "".join(str(v) for v in random_isomorph(rng).apply(parse_values(puzzle)))
+            again = rate(image).as_dict()
+            assert {k: v for k, v in again.items() if k not in ("puzzle", "ms")} == {
+                k: v for k, v in first.items() if k not in ("puzzle", "ms")}
+
+
+def test_d_orders_an_easy_and_a_hard_puzzle_and_predicts_more_minutes_for_the_hard_one(easy50):
+    """A Project Euler easy puzzle (singles) against a forcing-chain puzzle: D, zone and minutes all rise."""
+    easy = rate(easy50[0])
+    hard = rate(HARD_SE_9)
+    assert easy.d < hard.d
+    assert easy.label in ("Easy", "Medium") and hard.label in ("Expert", "Extreme")
+    assert easy.predicted_minutes < hard.predicted_minutes
+
+
+def test_a_timeout_is_reported_with_what_was_measured():
+    rating = rate(HARD_SE_9, timeout=0.0)
+    record = rating.as_dict()
+    assert record["timeout"] is True
+    assert record["metrics"]["missing"]  # measures after the deadline are named
+    assert rating.steps >= 1
+
+
+def test_the_seed_000_calibration_passes_near_the_papers_four_levels():
+    """ln(minutes) = a + b ln(call count) through Tables I and II (within 15% of each mean time)."""
+    for calls, minutes in zip(difficulty.SEED000_CALL_COUNTS, difficulty.SEED000_MINUTES):
+        fitted = math.exp(difficulty.MINUTES_INTERCEPT + difficulty.MINUTES_SLOPE * math.log(calls))
+        assert abs(fitted - minutes) / minutes < 0.15
+    assert difficulty.MINUTES_SLOPE > 0
+
+
+def test_zones_rise_with_d():
+    labels = [difficulty.zone(d) for d in (1.2, 2.6, 4.2, 6.6, 8.5)]
+    assert labels == ["Easy", "Medium", "Hard", "Expert", "Extreme"]
