@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import NoReturn, TextIO, TypeVar
 
@@ -129,11 +130,13 @@ def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
-def _rate_item(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, dict[str, object] | str]:
+def _rate_item(
+    item: tuple[InputLine, tuple[int, ...]], timeout: float | None = None
+) -> tuple[InputLine, dict[str, object] | str]:
     """The rating record of one input, or the reason it cannot be rated (runs in worker processes too)."""
     line, values = item
     try:
-        return line, rate(values).as_dict()
+        return line, rate(values, timeout=timeout).as_dict()
     except NotUnique as exc:
         return line, str(exc)
 
@@ -179,7 +182,8 @@ def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if options.jobs > 1:
         warm_up()  # compile the solver kernel once, before the workers are forked
     progress = _Progress(err, "rated")
-    for item, result in _mapped(_rate_item, _parsed_inputs(options.puzzles, err, bad), options.jobs):
+    rate_one = partial(_rate_item, timeout=options.timeout)
+    for item, result in _mapped(rate_one, _parsed_inputs(options.puzzles, err, bad), options.jobs):
         progress.tick()
         if isinstance(result, str):
             bad.append(1)
@@ -241,6 +245,17 @@ def _slider(text: str) -> float:
     return value
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds from the command line."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"timeout must be positive, not {text}")
+    return value
+
+
 def _ranged_int(low: int, high: int) -> Callable[[str], int]:
     """An argparse type for an int in [low, high]."""
 
@@ -271,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     rate_command.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
     rate_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     rate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
+    rate_command.add_argument("--timeout", type=_seconds, help="bound the work per puzzle (seconds); marks the record")
     rate_command.set_defaults(run=run_rate)
 
     hint_command = commands.add_parser("hint", help="the hint ladder for a position of a puzzle")

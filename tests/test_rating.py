@@ -149,3 +149,11 @@ def test_the_seed_000_calibration_passes_near_the_papers_four_levels():
 def test_zones_rise_with_d():
     labels = [difficulty.zone(d) for d in (1.2, 2.6, 4.2, 6.6, 8.5)]
     assert labels == ["Easy", "Medium", "Hard", "Expert", "Extreme"]
+
+
+def test_rate_command_timeout_marks_the_record(capsys):
+    assert main(["rate", "--jsonl", "--timeout", "0.001", HARD_SE_9]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["timeout"] is True and record["metrics"]["missing"]
+    assert main(["rate", "--timeout", "0", HARD_SE_9]) == 2
+    assert "timeout must be positive" in capsys.readouterr().err
