@@ -155,5 +155,7 @@ def test_rate_command_timeout_marks_the_record(capsys):
     assert main(["rate", "--jsonl", "--timeout", "0.001", HARD_SE_9]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["timeout"] is True and record["metrics"]["missing"]
-    assert main(["rate", "--timeout", "0", HARD_SE_9]) == 2
+    with pytest.raises(SystemExit) as stopped:
+        main(["rate", "--timeout", "0", HARD_SE_9])
+    assert stopped.value.code == 2
     assert "timeout must be positive" in capsys.readouterr().err
