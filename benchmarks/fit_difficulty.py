@@ -16,10 +16,10 @@ import argparse
 import math
 import random
 import statistics
-from collections.abc import Sequence
 
 import numpy as np
-from rating import peer_python, peer_rate, read_tsv, spearman
+from corpus_stats import goodman_kruskal_gamma, read_tsv, spearman
+from rating import peer_python, peer_rate
 
 from sudoku_engine import difficulty, solver
 from sudoku_engine.grid import Grid, parse_values
@@ -37,17 +37,6 @@ def features_of(puzzle: str) -> tuple[float, ...]:
     form = canonical(parse_values(puzzle))
     se_like, score, _level, _hardest = rate_trace(logic_solve(Grid(form)))
     return difficulty.features(se_like, score, measure(form, names=USED))
-
-
-def gamma(x: Sequence[float], y: Sequence[float]) -> float:
-    """Goodman-Kruskal gamma: (concordant - discordant) / (concordant + discordant) over pairs, ties dropped."""
-    concordant = discordant = 0
-    for i in range(len(x)):
-        for j in range(i + 1, len(x)):
-            product = (x[i] - x[j]) * (y[i] - y[j])
-            concordant += product > 0
-            discordant += product < 0
-    return (concordant - discordant) / (concordant + discordant)
 
 
 def samples(fit: int, check: int) -> tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]]:
@@ -109,8 +98,9 @@ def check(
         print(f"\n{label}, {len(rows)} puzzles: Spearman rho D {spearman(d, truth):.3f}, se_like "
               f"{spearman(se_like, truth):.3f}, hodoku_like {spearman(ln_hodoku, truth):.3f}")
         if label.startswith("menneske"):
-            print(f"  Goodman-Kruskal gamma vs grade: D {gamma(list(d), truth):.3f} (seed 002 reports 0.82 for its "
-                  f"m(B) against 8 external grades), se_like {gamma(list(se_like), truth):.3f}")
+            gamma_d, gamma_se = goodman_kruskal_gamma(list(d), truth), goodman_kruskal_gamma(list(se_like), truth)
+            print(f"  Goodman-Kruskal gamma vs grade: D {gamma_d:.3f} (seed 002 reports 0.82 for its "
+                  f"m(B) against 8 external grades), se_like {gamma_se:.3f}")
         if peer:
             python = peer_python()
             if python is not None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -24,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
+from corpus_stats import DATA, p95, read_tsv, read_txt, spearman
 
 from sudoku_engine import logic, solver
 from sudoku_engine.grid import format_values, parse_values
@@ -32,9 +31,7 @@ from sudoku_engine.hints import hint
 from sudoku_engine.rating import rate
 from sudoku_engine.techniques import CATALOGUE
 
-ROOT = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("SUDOKU_DATA", ROOT.parent.parent / "shared" / "data"))
-PEERS = ROOT / ".peers"
+PEERS = Path(__file__).resolve().parent / ".peers"
 PEER_SCRIPT = """
 import json, sys, time
 from hodoku import Solver
@@ -47,40 +44,6 @@ for line in sys.stdin:
     out.append([time.perf_counter() - started, result.score, int(result.level.value)])
 print(json.dumps(out))
 """
-
-
-def ranks(values: Sequence[float]) -> np.ndarray:
-    """Ranks 1..n with ties given their average rank."""
-    array = np.asarray(values, dtype=float)
-    order = array.argsort(kind="mergesort")
-    ranked = np.empty(len(array))
-    ranked[order] = np.arange(1, len(array) + 1)
-    for value in np.unique(array):
-        tied = array == value
-        ranked[tied] = ranked[tied].mean()
-    return ranked
-
-
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rank correlation (Pearson correlation of average ranks)."""
-    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])
-
-
-def p95(times: Sequence[float]) -> float:
-    """95th percentile."""
-    return float(np.percentile(times, 95))
-
-
-def read_tsv(name: str) -> list[dict[str, str]]:
-    """Rows of a corpus TSV file as dicts."""
-    lines = (DATA / name).read_text().splitlines()
-    header = lines[0].split("\t")
-    return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
-
-
-def read_txt(name: str, limit: int | None = None) -> list[str]:
-    """Puzzles of a corpus TXT file."""
-    return [line.strip() for line in (DATA / name).read_text().splitlines() if line.strip()][:limit]
 
 
 def _rate_scales(puzzle: str) -> object:

@@ -19,10 +19,11 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from corpus_stats import DATA
+
 from sudoku_engine import solver
 from sudoku_engine.grid import parse_values
 
-DATA = Path(os.environ.get("SUDOKU_DATA", Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
 SETS = [
     ("tdoku_17clue_even.txt", None),
     ("magictour_top1465.txt", None),

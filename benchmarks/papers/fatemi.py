@@ -16,19 +16,19 @@ Run: ``.venv/bin/python benchmarks/papers/fatemi.py [--sample N] [--seed K]``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from sudoku_engine.metrics.fatemi import DEFAULT_CAP, call_count, iqr_filter
 
-DATA = Path(os.environ.get("SUDOKU_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for the shared corpus_stats
+from corpus_stats import p95, read_tsv, spearman  # noqa: E402
+
 SEED = "000 Fatemi"
 PAPER = {"Easy": 6.234043, "Medium": 29.2093, "Hard": 98.2093, "Evil": 527.4318}
 # file, grade column, grades in order, paper level per grade, numeric rating column (or None)
@@ -49,30 +49,6 @@ FILES: list[Spec] = [
         {}, "radcliffe_difficulty",
     ),
 ]
-
-
-def read_tsv(name: str) -> list[dict[str, str]]:
-    """Rows of a corpus TSV file as dicts keyed by the header."""
-    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
-    header = lines[0].split("\t")
-    return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
-
-
-def ranks(values: Sequence[float]) -> np.ndarray:
-    """Ranks 1..n, ties given their average rank."""
-    array = np.asarray(values, dtype=float)
-    order = array.argsort(kind="mergesort")
-    ranked = np.empty(len(array))
-    ranked[order] = np.arange(1, len(array) + 1)
-    for value in np.unique(array):
-        tied = array == value
-        ranked[tied] = ranked[tied].mean()
-    return ranked
-
-
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rank correlation (Pearson correlation of average ranks)."""
-    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])
 
 
 def sample_by_grade(table: list[dict[str, str]], column: str, grades: list[str], n: int, seed: int) -> list[Record]:
@@ -124,7 +100,7 @@ def file_rows(spec: Spec, sample: int, seed: int) -> list[dict[str, Any]]:
             out.append(row(name, "rated", f"Spearman rho vs {rating}", len(rated), spearman(*zip(*rated))))
     out.append(row(name, "all", "puzzles with a capped run", len(chosen), capped))
     out.append(row(name, "all", "ms per puzzle, median", len(chosen), statistics.median(times)))
-    out.append(row(name, "all", "ms per puzzle, p95", len(chosen), float(np.percentile(times, 95))))
+    out.append(row(name, "all", "ms per puzzle, p95", len(chosen), p95(times)))
     return out
 
 

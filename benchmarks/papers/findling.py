@@ -16,19 +16,19 @@ Run: ``.venv/bin/python benchmarks/papers/findling.py [--sample N] [--seed K]``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from sudoku_engine.metrics.findling import DEFAULT_CAP, findling
 
-DATA = Path(os.environ.get("SUDOKU_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for the shared corpus_stats
+from corpus_stats import p95, read_tsv, spearman  # noqa: E402
+
 SEED = "001 Findling"
 FAMOUS = "famous_hard_puzzles.tsv"
 PAPER_ESCARGOT = {"logic": 17836, "guesses": 1386, "backtracks": 1375, "steps": 18530}
@@ -45,30 +45,6 @@ FILES: list[tuple[str, str, list[str]]] = [
     ("kaggle3m_curated_graded_even.tsv", "goldenfox_level", ["Beginner", "Easy", "Medium", "Hard", "Expert"]),
 ]
 Record = dict[str, str]
-
-
-def read_tsv(name: str) -> list[Record]:
-    """Rows of a corpus TSV file as dicts keyed by the header."""
-    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
-    header = lines[0].split("\t")
-    return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
-
-
-def ranks(values: Sequence[float]) -> np.ndarray:
-    """Ranks 1..n, ties given their average rank."""
-    array = np.asarray(values, dtype=float)
-    order = array.argsort(kind="mergesort")
-    ranked = np.empty(len(array))
-    ranked[order] = np.arange(1, len(array) + 1)
-    for value in np.unique(array):
-        tied = array == value
-        ranked[tied] = ranked[tied].mean()
-    return ranked
-
-
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rank correlation (Pearson correlation of average ranks)."""
-    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])
 
 
 def row(dataset: str, group: str, measure: str, n: int, ours: float, paper: float | None = None) -> dict[str, Any]:
@@ -123,7 +99,7 @@ def file_rows(name: str, column: str, grades: list[str], sample: int, seed: int)
     out.append(row(name, "all", "Spearman rho of guesses vs grade order", len(guesses), spearman(guesses, order)))
     out.append(row(name, "all", f"puzzles capped ({DEFAULT_CAP} placements)", len(guesses), capped))
     out.append(row(name, "all", "ms per puzzle, median", len(times), statistics.median(times)))
-    out.append(row(name, "all", "ms per puzzle, p95", len(times), float(np.percentile(times, 95))))
+    out.append(row(name, "all", "ms per puzzle, p95", len(times), p95(times)))
     return out
 
 

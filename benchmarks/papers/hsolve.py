@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import statistics
 import sys
 import time
@@ -30,8 +29,8 @@ from pathlib import Path
 
 from sudoku_engine.metrics.hsolve import DEFAULT_CAP, DEFAULT_RUNS, hsolve
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-DATA = Path(os.environ.get("SUDOKU_DATA", ROOT.parent / "shared" / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for the shared corpus_stats
+from corpus_stats import DATA, goodman_kruskal_gamma, spearman  # noqa: E402
 
 MENNESKE = "menneske_graded_even.tsv"
 EXCHANGE = "sudokuexchange_graded_even.tsv"
@@ -40,50 +39,6 @@ MENNESKE_GRADES = ("Super easy", "Very easy", "Easy", "Medium", "Hard", "Harder"
 EXCHANGE_BUCKETS = ("easy", "medium", "hard", "diabolical")
 # Sudoku Exchange easy rows are rated below 1.5, medium below 2.5, and every rated row 2.5 or more.
 UNRATED_KEY = {"easy": 1.0, "medium": 2.0}
-
-
-def goodman_kruskal_gamma(x: Sequence[float], y: Sequence[float]) -> float:
-    """(concordant - discordant) / (concordant + discordant) over all pairs; pairs tied in x or y are left out."""
-    if len(x) != len(y):
-        raise ValueError("x and y differ in length")
-    concordant = discordant = 0
-    for i in range(len(x)):
-        xi, yi = x[i], y[i]
-        for j in range(i + 1, len(x)):
-            sign = (x[j] > xi) - (x[j] < xi)
-            sign *= (y[j] > yi) - (y[j] < yi)
-            if sign > 0:
-                concordant += 1
-            elif sign < 0:
-                discordant += 1
-    if concordant + discordant == 0:
-        return math.nan
-    return (concordant - discordant) / (concordant + discordant)
-
-
-def average_ranks(values: Sequence[float]) -> list[float]:
-    """Ranks 1..n, ties sharing their average rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for k in range(start, end + 1):
-            ranks[order[k]] = (start + end) / 2 + 1
-        start = end + 1
-    return ranks
-
-
-def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rho: the Pearson correlation of the average ranks."""
-    rx, ry = average_ranks(x), average_ranks(y)
-    mx, my = statistics.fmean(rx), statistics.fmean(ry)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    sxx = sum((a - mx) ** 2 for a in rx)
-    syy = sum((b - my) ** 2 for b in ry)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
 
 
 def read_graded(name: str) -> list[tuple[str, str, float, int]]:
@@ -180,13 +135,13 @@ def report(found: list[dict[str, object]]) -> list[str]:
             eight = [i for i, k in enumerate(key) if k < len(MENNESKE_GRADES) - 1]
             lines.append(f"  gamma vs 8 grades (no Impossible): "
                          f"{goodman_kruskal_gamma([m[i] for i in eight], [key[i] for i in eight]):.3f}, "
-                         f"rho {spearman_rho([m[i] for i in eight], [key[i] for i in eight]):.3f}   (paper: 0.82)")
-            lines.append(f"  gamma vs 9 grades: {goodman_kruskal_gamma(m, key):.3f}, rho {spearman_rho(m, key):.3f}")
+                         f"rho {spearman([m[i] for i in eight], [key[i] for i in eight]):.3f}   (paper: 0.82)")
+            lines.append(f"  gamma vs 9 grades: {goodman_kruskal_gamma(m, key):.3f}, rho {spearman(m, key):.3f}")
         else:
             lines.append(f"  gamma vs SE rating (easy 1.0, medium 2.0): {goodman_kruskal_gamma(m, key):.3f}, "
-                         f"rho {spearman_rho(m, key):.3f}")
+                         f"rho {spearman(m, key):.3f}")
             lines.append(f"  gamma vs 4 buckets: {goodman_kruskal_gamma(m, stratum):.3f}, "
-                         f"rho {spearman_rho(m, stratum):.3f}")
+                         f"rho {spearman(m, stratum):.3f}")
         names = MENNESKE_GRADES if name == MENNESKE else EXCHANGE_BUCKETS
         medians = []
         for index, label in enumerate(names):

@@ -221,10 +221,10 @@ def test_kept_searches_equal_fresh_searches() -> None:
 
 
 
-def _bench() -> ModuleType:
-    """The benchmark script benchmarks/papers/hsolve.py, loaded by path (benchmarks is not a package)."""
-    path = REPO / "benchmarks" / "papers" / "hsolve.py"
-    spec = importlib.util.spec_from_file_location("hsolve_paper_bench", path)
+def _stats() -> ModuleType:
+    """The benchmarks' shared statistics, benchmarks/corpus_stats.py, loaded by path (benchmarks is not a package)."""
+    path = REPO / "benchmarks" / "corpus_stats.py"
+    spec = importlib.util.spec_from_file_location("corpus_stats_under_test", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -232,7 +232,7 @@ def _bench() -> ModuleType:
 
 
 def test_goodman_kruskal_gamma_hand_cases() -> None:
-    gamma = _bench().goodman_kruskal_gamma
+    gamma = _stats().goodman_kruskal_gamma
     # pairs (1,2) and (1,3) concordant, (2,3) discordant: (2 - 1) / 3
     assert gamma([1, 2, 3], [1, 3, 2]) == pytest.approx(1 / 3)
     # the pair tied in x is left out; the other two are concordant
@@ -246,7 +246,7 @@ def test_goodman_kruskal_gamma_hand_cases() -> None:
 
 
 def test_spearman_rho_hand_case() -> None:
-    bench = _bench()
+    stats = _stats()
     # d = (-1, 1, -1, 1, 0), sum d^2 = 4: rho = 1 - 6 * 4 / (5 * 24) = 0.8
-    assert bench.spearman_rho([1, 2, 3, 4, 5], [2, 1, 4, 3, 5]) == pytest.approx(0.8)
-    assert bench.average_ranks([10, 20, 20, 30]) == [1.0, 2.5, 2.5, 4.0]
+    assert stats.spearman([1, 2, 3, 4, 5], [2, 1, 4, 3, 5]) == pytest.approx(0.8)
+    assert stats.average_ranks([10, 20, 20, 30]) == [1.0, 2.5, 2.5, 4.0]
