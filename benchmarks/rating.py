@@ -173,8 +173,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=0, help="SE-rated rows to rate (0: all)")
     parser.add_argument("--top", type=int, default=0, help="top1465 puzzles to rate (0: all)")
     parser.add_argument("--peer-sample", type=int, default=300, help="puzzles per set timed with hodoku-py")
-    parser.add_argument("--hints", type=int, default=300, help="random mid-game positions to hint")
-    parser.add_argument("--coverage", type=int, default=200, help="puzzles per corpus file for coverage")
+    parser.add_argument("--hints", type=int, default=300, help="random mid-game positions to hint (0: skip)")
+    parser.add_argument("--coverage", type=int, default=200, help="puzzles per corpus file for coverage (0: skip)")
     parser.add_argument("--no-peer", action="store_true", help="skip hodoku-py")
     options = parser.parse_args()
     print(f"solver backend: {solver.warm_up()}")
@@ -185,8 +185,10 @@ def main() -> None:
         print("\nagainst hodoku-py (Solver().rate), same puzzles, same run:")
         compare_peer(python, "Sudoku Exchange", se_puzzles, se_times, options.peer_sample, truth)
         compare_peer(python, "top1465", top_puzzles, top_times, options.peer_sample)
-    hint_times(se_puzzles, options.hints)
-    coverage(options.coverage)
+    if options.hints:
+        hint_times(se_puzzles, options.hints)
+    if options.coverage:
+        coverage(options.coverage)
 
 
 if __name__ == "__main__":

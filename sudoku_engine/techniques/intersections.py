@@ -61,11 +61,31 @@ def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
                 )
 
 
+def _box_line_groups(size: int) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """Per box, its groups of ``size`` cells inside one box-line intersection, in lexicographic order, each with
+    its places in the box as bits."""
+    groups = []
+    for box in range(18, 27):
+        thirds = [[i for i in range(9) if line >> i & 1] for line in _BOX_LINES]
+        places = sorted({group for third in thirds for group in combinations(third, size)})
+        groups.append(tuple((tuple(UNITS[box][i] for i in g), sum(1 << i for i in g)) for g in places))
+    return tuple(groups)
+
+
+_GROUPS = {size: _box_line_groups(size) for size in (2, 3)}
+
+
 def _locked_subsets(board: Board, size: int, technique: str, label: str) -> Iterator[Step]:
     """A naked subset inside a box-line intersection clears its digits from both houses."""
-    for box in range(18, 27):
-        open_cells = [c for c in UNITS[box] if not board.values[c] and 2 <= POPCOUNT[board.cands[c]] <= size]
-        for group in combinations(open_cells, size):
+    values, cands = board.values, board.cands
+    for box, groups in zip(range(18, 27), _GROUPS[size]):
+        fit = 0
+        for i, c in enumerate(UNITS[box]):
+            if not values[c] and 2 <= POPCOUNT[cands[c]] <= size:
+                fit |= 1 << i
+        for group, places in groups:
+            if places & ~fit:
+                continue
             mask = 0
             for c in group:
                 mask |= board.cands[c]

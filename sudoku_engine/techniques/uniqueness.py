@@ -14,6 +14,7 @@ and needs at least two extra digits (with one, Type 2 applies); HoDoKu also look
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from ..board import Board, Step
@@ -28,12 +29,20 @@ Corners = tuple[int, int, int, int]
 _SIDES: tuple[tuple[int, int], ...] = ((0, 1), (2, 3), (0, 2), (1, 3))
 
 
-def _rectangles(board: Board) -> Iterator[tuple[Corners, int, int]]:
-    """Every unsolved two-box rectangle with every pair of digits (a, b) that all four corners hold.
+def _rectangles(board: Board) -> list[tuple[Corners, int, int]]:
+    """Every unsolved two-box rectangle with a bivalue corner, and its two digits (a, b) (shared by the finders)."""
+    return _rectangles_of(tuple(board.values), tuple(board.cands))
 
-    Row pairs first: a column whose two cells share fewer than two digits cannot be a side, which prunes most pairs.
+
+@lru_cache(maxsize=4)
+def _rectangles_of(values: tuple[int, ...], cands: tuple[int, ...]) -> list[tuple[Corners, int, int]]:
+    """The rectangles of a position, rows, then columns ascending.
+
+    Every technique here needs a corner holding only the rectangle digits; such a corner also fixes the digits,
+    so a rectangle without a bivalue corner is left out. Row pairs first: a column whose two cells share fewer
+    than two digits cannot be a side, which prunes most pairs.
     """
-    values, cands = board.values, board.cands
+    found: list[tuple[Corners, int, int]] = []
     for r1, r2 in combinations(range(9), 2):
         top, bottom = r1 * 9, r2 * 9
         shared = [cands[top + c] & cands[bottom + c] for c in range(9)]
@@ -44,10 +53,13 @@ def _rectangles(board: Board) -> Iterator[tuple[Corners, int, int]]:
             if (c1 // 3 == c2 // 3) == same_band:
                 continue
             common = shared[c1] & shared[c2]
-            if POPCOUNT[common] >= 2:
-                corners = (top + c1, top + c2, bottom + c1, bottom + c2)
-                for a, b in combinations(digits_of(common), 2):
-                    yield corners, a, b
+            if POPCOUNT[common] != 2:
+                continue
+            corners = (top + c1, top + c2, bottom + c1, bottom + c2)
+            if any(cands[c] == common for c in corners):
+                a, b = digits_of(common)
+                found.append((corners, a, b))
+    return found
 
 
 def _deadly(a: int, b: int) -> str:
