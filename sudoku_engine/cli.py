@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import NoReturn, TextIO, TypeVar
 
+from . import difficulty
 from .generate import generate_puzzle, givens_for_slider
 from .grid import InvalidPuzzle, format_values, parse_values
 from .hints import NotUnique as HintNotUnique
@@ -130,13 +131,16 @@ def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
+MEASURE_SETS: dict[str, bool | tuple[str, ...]] = {"all": True, "d": difficulty.MEASURES, "none": False}
+
+
 def _rate_item(
-    item: tuple[InputLine, tuple[int, ...]], timeout: float | None = None
+    item: tuple[InputLine, tuple[int, ...]], timeout: float | None = None, measures: str = "all"
 ) -> tuple[InputLine, dict[str, object] | str]:
     """The rating record of one input, or the reason it cannot be rated (runs in worker processes too)."""
     line, values = item
     try:
-        return line, rate(values, timeout=timeout).as_dict()
+        return line, rate(values, timeout=timeout, measures=MEASURE_SETS[measures]).as_dict()
     except NotUnique as exc:
         return line, str(exc)
 
@@ -182,7 +186,7 @@ def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if options.jobs > 1:
         warm_up()  # compile the solver kernel once, before the workers are forked
     progress = _Progress(err, "rated")
-    rate_one = partial(_rate_item, timeout=options.timeout)
+    rate_one = partial(_rate_item, timeout=options.timeout, measures=options.measures)
     for item, result in _mapped(rate_one, _parsed_inputs(options.puzzles, err, bad), options.jobs):
         progress.tick()
         if isinstance(result, str):
@@ -287,6 +291,10 @@ def build_parser() -> argparse.ArgumentParser:
     rate_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     rate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
     rate_command.add_argument("--timeout", type=_seconds, help="bound the work per puzzle (seconds); marks the record")
+    rate_command.add_argument(
+        "--measures", choices=tuple(MEASURE_SETS), default="all",
+        help="seed measures to take: all (default), d (those D reads, without the slow hsolve) or none",
+    )
     rate_command.set_defaults(run=run_rate)
 
     hint_command = commands.add_parser("hint", help="the hint ladder for a position of a puzzle")

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from .metrics import Metrics
 
 FEATURES = ("se_like", "ln_hodoku", "ln_call_count", "schemes_failed", "entropy", "ln_inferences", "ln_guesses")
+# The seed measures D reads (``metrics.measure`` names); hsolve is reported but not part of D.
+MEASURES = ("call_count", "findling", "r_reduction", "schemes")
 
 # Fitted by benchmarks/fit_difficulty.py (see docs/difficulty.md): intercept, then one weight per feature.
 # se_like keeps weight 1 (D stays on the SE scale); the rest is fitted to the SE rating minus se_like.

@@ -15,6 +15,7 @@ isomorph (``sudoku_engine.isomorph``), so every isomorph of a puzzle gets the sa
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from . import difficulty
@@ -126,12 +127,13 @@ def rate_trace(trace: Trace) -> tuple[float, int, str, str]:
     return ratings[hardest], score, hodoku_level(score, hardest_level), trace.steps[hardest].technique
 
 
-def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool = True) -> Rating:
+def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool | Collection[str] = True) -> Rating:
     """Rate a puzzle with exactly one solution (NotUnique otherwise): trace, scales, seed measures and D.
 
     ``timeout`` (seconds) bounds the work: past it the trace stops (se_like is then that of the steps taken)
-    and the remaining measures are skipped, and the record says ``timeout``. ``measures=False`` skips the
-    seed measures (D then uses their fitting-sample means).
+    and the remaining measures are skipped, and the record says ``timeout``. ``measures`` names the seed
+    measures to take (``metrics.measure`` names; ``difficulty.MEASURES`` are those D reads, without the slow
+    hsolve simulation); True takes all, False none (D then uses their fitting-sample means).
     """
     started = time.perf_counter()
     deadline = None if timeout is None else started + timeout
@@ -142,7 +144,10 @@ def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool = T
     form = canonical(values)
     trace = logic_solve(Grid(form), deadline=deadline)
     se_like, score, level, hardest = rate_trace(trace)
-    metrics = measure(form, deadline) if measures else Metrics()
+    if measures is True:
+        metrics = measure(form, deadline)
+    else:
+        metrics = measure(form, deadline, names=measures) if measures else Metrics()
     timed_out = not trace.solved or bool(metrics.missing)
     d = difficulty.score(difficulty.features(se_like, score, metrics))
     return Rating(

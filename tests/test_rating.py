@@ -159,3 +159,22 @@ def test_rate_command_timeout_marks_the_record(capsys):
         main(["rate", "--timeout", "0", HARD_SE_9])
     assert stopped.value.code == 2
     assert "timeout must be positive" in capsys.readouterr().err
+
+
+def test_the_measures_d_reads_give_the_same_d_without_hsolve():
+    """Taking only difficulty.MEASURES leaves hsolve out and D unchanged; a wrong name is refused."""
+    full = rate(HARD_SE_9)
+    lean = rate(HARD_SE_9, measures=difficulty.MEASURES)
+    assert full.metrics.hsolve is not None and lean.metrics.hsolve is None
+    assert lean.d == full.d and lean.metrics.call_count == full.metrics.call_count
+    with pytest.raises(ValueError, match="unknown measures: shoelace"):
+        rate(HARD_SE_9, measures=("shoelace",))
+
+
+def test_rate_command_measures_option(capsys):
+    assert main(["rate", "--jsonl", "--measures", "d", HARD_SE_9]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["metrics"]["hsolve"] is None and record["metrics"]["call_count"] is not None
+    assert main(["rate", "--jsonl", "--measures", "none", HARD_SE_9]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["metrics"]["call_count"] is None and record["D"] > 0

@@ -116,6 +116,9 @@ NAMES = tuple(name for name, _ in _MEASURES)
 
 def measure(values: Sequence[int], deadline: float | None = None, names: Collection[str] = NAMES) -> Metrics:
     """The seed measures (all, or those named) of a puzzle with one solution, in order, until the deadline passes."""
+    unknown = sorted(set(names) - set(NAMES))
+    if unknown:
+        raise ValueError(f"unknown measures: {', '.join(unknown)} (known: {', '.join(NAMES)})")
     found = Metrics()
     for name, run in _MEASURES:
         if name not in names:
