@@ -42,6 +42,8 @@ check-corpus: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/solver.py
+	$(BIN)/python benchmarks/rating.py --sample 1500 --top 300 --peer-sample 200 --hints 300 --coverage 200
+	$(BIN)/python benchmarks/rate_record.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
