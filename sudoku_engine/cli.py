@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import sys
 import time
@@ -19,11 +20,12 @@ from pathlib import Path
 from typing import NoReturn, TextIO, TypeVar
 
 from . import difficulty
-from .generate import generate_puzzle, givens_for_slider
+from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, METRICS, generate, generate_puzzle
 from .grid import InvalidPuzzle, format_values, parse_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
 from .rating import NotUnique, rate
+from .slider import target_for_slider
 from .solver import solve_count, warm_up
 
 EXIT_BAD_INPUT = 2
@@ -212,29 +214,40 @@ def run_hint(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Generate ``--count`` puzzles; puzzle i of a seeded run uses seed ``K + i``."""
-    givens = options.givens
-    if options.slider is not None:
-        givens = givens_for_slider(options.slider)
-    warm_up()
-    for index in range(options.count):
-        seed = None if options.seed is None else options.seed + index
+def _generate_item(index: int, options: argparse.Namespace) -> dict[str, object]:
+    """Puzzle ``index`` of a generate run as its record (runs in worker processes too)."""
+    seed = None if options.seed is None else options.seed + index
+    symmetric = options.pattern == "symmetric"
+    if options.target is None:
         started = time.perf_counter()
-        made = generate_puzzle(seed=seed, givens=givens, symmetric=options.pattern == "symmetric")
-        elapsed_ms = (time.perf_counter() - started) * 1000
-        if options.jsonl:
-            record = {
-                "puzzle": str(made.puzzle),
-                "solution": str(made.solution),
-                "givens": made.puzzle.givens,
-                "seed": made.seed,
-                "pattern": options.pattern,
-                "ms": round(elapsed_ms, 2),
-            }
-            _emit(out, json.dumps(record))
-        else:
-            _emit(out, str(made.puzzle))
+        made = generate_puzzle(seed=seed, givens=options.givens, symmetric=symmetric)
+        return {"puzzle": str(made.puzzle), "solution": str(made.solution), "givens": made.puzzle.givens,
+                "seed": made.seed, "pattern": options.pattern, "ms": round((time.perf_counter() - started) * 1000, 2)}
+    found = generate(options.target, options.tolerance, seed, options.budget, metric=options.metric,
+                     symmetric=symmetric)
+    record = found.as_dict()
+    if options.slider is not None:
+        record = {"slider": options.slider, **record}
+    return {**record, "pattern": options.pattern}
+
+
+def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Generate ``--count`` puzzles (over ``--jobs`` processes); puzzle i of a seeded run uses seed ``K + i``."""
+    if options.slider is not None:
+        if options.metric != "D":
+            err.write("error: --slider sets a target D; use --target with --metric\n")
+            return EXIT_BAD_INPUT
+        options.target = target_for_slider(options.slider)
+    elif options.target is None and options.metric != "D":
+        err.write("error: --metric needs --target\n")
+        return EXIT_BAD_INPUT
+    warm_up()
+    progress = _Progress(err, "generated")
+    make = partial(_generate_item, options=options)
+    for record in _mapped(make, range(options.count), options.jobs):
+        progress.tick()
+        _emit(out, json.dumps(record) if options.jsonl else str(record["puzzle"]))
+    progress.close()
     return 0
 
 
@@ -249,15 +262,26 @@ def _slider(text: str) -> float:
     return value
 
 
-def _seconds(text: str) -> float:
-    """A positive number of seconds from the command line."""
+def _number(text: str) -> float:
+    """A finite number from the command line."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be positive, not {text}")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
     return value
+
+
+def _positive(text: str) -> float:
+    """A positive number from the command line."""
+    value = _number(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+_seconds = _positive
 
 
 def _ranged_int(low: int, high: int) -> Callable[[str], int]:
@@ -302,15 +326,28 @@ def build_parser() -> argparse.ArgumentParser:
     hint_command.add_argument("--position", help="givens plus the player's digits, 81 characters")
     hint_command.set_defaults(run=run_hint)
 
-    generate = commands.add_parser("generate", help="generate unique, locally minimal puzzles")
-    generate.add_argument("--count", type=_ranged_int(1, 1_000_000), default=1, help="how many puzzles")
-    generate.add_argument("--seed", type=_ranged_int(0, 2**63 - 1), help="seed for reproducible output")
-    level = generate.add_mutually_exclusive_group()
+    generate_command = commands.add_parser(
+        "generate", help="generate unique puzzles: locally minimal, dug to a number of givens, or at a difficulty"
+    )
+    generate_command.add_argument("--count", type=_ranged_int(1, 1_000_000), default=1, help="how many puzzles")
+    generate_command.add_argument("--seed", type=_ranged_int(0, 2**63 - 1), help="seed for reproducible output")
+    level = generate_command.add_mutually_exclusive_group()
     level.add_argument("--givens", type=_ranged_int(17, 81), help="stop digging at this many givens")
-    level.add_argument("--slider", type=_slider, help="difficulty slider 0..100 (maps to givens for now)")
-    generate.add_argument("--pattern", choices=("symmetric", "free"), default="symmetric")
-    generate.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
-    generate.set_defaults(run=run_generate)
+    level.add_argument("--slider", type=_slider, help="difficulty slider 0..100 (the D it maps to is the target)")
+    level.add_argument("--target", type=_number, help="target value of the metric (D by default)")
+    generate_command.add_argument("--metric", choices=tuple(METRICS), default="D", help="what --target aims at")
+    generate_command.add_argument(
+        "--tolerance", type=_positive, help=f"how close counts as a hit (default {DEFAULT_TOLERANCE} for D and "
+        "se_like, 5%% of the target for a seed measure)"
+    )
+    generate_command.add_argument(
+        "--budget", type=_seconds, default=DEFAULT_BUDGET_S, help=f"seconds per puzzle before the closest found is "
+        f"returned with hit false (default {DEFAULT_BUDGET_S})"
+    )
+    generate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
+    generate_command.add_argument("--pattern", choices=("symmetric", "free"), default="symmetric")
+    generate_command.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
+    generate_command.set_defaults(run=run_generate)
     return parser
 
 

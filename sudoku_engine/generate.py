@@ -1,22 +1,37 @@
-"""Puzzle generation: seeded random full grids and dig-hole puzzles that are unique and locally minimal.
+"""Puzzle generation: seeded random full grids, dig-hole puzzles, and puzzles generated to a target difficulty.
 
-Implements seed 004 (Simonis), section 8, approach 3: start from a full grid and remove givens one at a time,
+Dig-hole (seed 004, Simonis, section 8, approach 3): start from a full grid and remove givens one at a time,
 in a seeded random order, keeping a removal only while the puzzle stays well posed (one solution). With the
 free pattern, one pass yields a locally minimal puzzle: a given whose removal admits a second solution still
 does so after later removals, since fewer givens never remove solutions. With the symmetric pattern, givens
-are removed in pairs mirrored through the centre, so the result is minimal with respect to pairs.
-Departure from the paper: the dig can stop early at a requested number of givens; the web slider uses this
-until the difficulty rating lands (more givens kept, easier puzzle).
+are removed in pairs mirrored through the centre, so the result is minimal with respect to pairs. The dig can
+stop early at a requested number of givens.
+
+Targeted generation (``generate``) builds on seed 000's hill climbing (section V): moves add, remove or change
+one clue, the cost is the distance of the measure from the target, infinite unless the puzzle has one solution,
+and a move is kept only when it lowers the cost. Departures, to converge fast: the start is not a random set of
+clues (which almost never has one solution) but the point of a dig-hole path (every point unique, the measure
+rising as givens go) nearest the target, found by bisection; clue changes keep the solution grid (a removal and
+an addition); a climb that stops improving restarts from a new grid; and for D the measure is staged: the trace
+is first computed with only the techniques up to the target's level, so a puzzle that needs a harder one is
+known to be too hard without the expensive techniques, and the seed measures are taken only when the trace puts
+the puzzle within reach of the tolerance.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from . import _search_py
+from . import _search_py, difficulty, logic
 from .grid import Grid
+from .isomorph import canonical
+from .rating import Rating, rate, rate_trace, step_se
 from .solver import is_unique
+from .techniques import CATALOGUE
 
 MIN_SLIDER_GIVENS = 46  # givens kept at slider 0: mostly naked and hidden singles
 MAX_SLIDER_GIVENS = 17  # the fewest givens a unique puzzle can have; the dig stops at minimality first
@@ -50,10 +65,8 @@ def _removal_order(rng: random.Random, symmetric: bool) -> list[tuple[int, ...]]
     return groups
 
 
-def dig_holes(
-    solution: Grid, rng: random.Random, symmetric: bool = True, min_givens: int = 0
-) -> Grid:
-    """Remove givens from a full grid while the puzzle stays unique, stopping at ``min_givens`` givens."""
+def _dig(solution: Grid, rng: random.Random, symmetric: bool, min_givens: int) -> Iterator[tuple[int, ...]]:
+    """The puzzle after each removal a dig keeps (unique throughout), down to ``min_givens`` givens or minimal."""
     values = list(solution.values)
     givens = 81
     for group in _removal_order(rng, symmetric):
@@ -64,10 +77,23 @@ def dig_holes(
             values[c] = 0
         if is_unique(values):
             givens -= len(group)
+            yield tuple(values)
         else:
             for c, v in zip(group, kept):
                 values[c] = v
-    return Grid(tuple(values))
+
+
+def dig_holes(
+    solution: Grid, rng: random.Random, symmetric: bool = True, min_givens: int = 0
+) -> Grid:
+    """Remove givens from a full grid while the puzzle stays unique, stopping at ``min_givens`` givens."""
+    path = list(_dig(solution, rng, symmetric, min_givens))
+    return Grid(path[-1] if path else solution.values)
+
+
+def dig_path(solution: Grid, rng: random.Random, symmetric: bool = True) -> list[tuple[int, ...]]:
+    """Every puzzle a dig to local minimality passes through, most givens first (all unique)."""
+    return list(_dig(solution, rng, symmetric, 0))
 
 
 def givens_for_slider(slider: float) -> int:
@@ -88,3 +114,296 @@ def generate_puzzle(seed: int | None = None, givens: int | None = None, symmetri
     solution = random_full_grid(rng)
     puzzle = dig_holes(solution, rng, symmetric, givens or 0)
     return Generated(puzzle=puzzle, solution=solution, seed=seed)
+
+
+# Targeted generation -------------------------------------------------------------------------------------------
+
+DEFAULT_TOLERANCE = 0.2  # D and se_like units: about the gap between neighbouring techniques on the SE scale
+RELATIVE_TOLERANCE = 0.05  # the seed measures' default: 5% of the target
+DEFAULT_BUDGET_S = 2.0
+STALE_MOVES = 40  # moves in a row without a better cost before the climb restarts from a new grid
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A measure of a puzzle: exact, or (``exact`` False) a lower bound when the puzzle is known to be harder."""
+
+    value: float
+    exact: bool
+    rating: Rating | None = None
+
+
+@dataclass(frozen=True)
+class Targeted:
+    """What ``generate`` returns: the puzzle, its measure, whether it is within tolerance, and the search cost."""
+
+    puzzle: Grid
+    solution: Grid
+    metric: str
+    target: float
+    tolerance: float
+    value: float
+    hit: bool
+    rating: Rating | None
+    seed: int
+    evaluations: int
+    restarts: int
+    seconds: float
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON record of the CLI (DESIGN section 4): puzzle, solution, D, target, ms and the search figures."""
+        record: dict[str, object] = {
+            "puzzle": str(self.puzzle), "solution": str(self.solution), "givens": self.puzzle.givens,
+            "metric": self.metric, "target": self.target, "tolerance": self.tolerance,
+            "value": round(self.value, 3), "hit": self.hit,
+        }
+        if self.rating is not None:
+            record.update(D=round(self.rating.d, 3), label=self.rating.label,
+                          predicted_minutes=round(self.rating.predicted_minutes, 1),
+                          se_like=self.rating.se_like, hardest_technique=self.rating.hardest_technique)
+        record.update(seed=self.seed, evaluations=self.evaluations, restarts=self.restarts,
+                      ms=round(self.seconds * 1000, 1))
+        return record
+
+
+@cache
+def _prefix(ceiling: float) -> tuple[str, ...]:
+    """The catalogue ids in order up to the first technique rated above ``ceiling``."""
+    ids: list[str] = []
+    for tech in CATALOGUE:
+        if tech.se_rating > ceiling:
+            break
+        ids.append(tech.id)
+    return tuple(ids)
+
+
+def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
+    """se_like of a unique puzzle's canonical form when it is at most ``ceiling``, else a lower bound above it.
+
+    The trace takes the first applicable technique in catalogue order, so a solve with a prefix of the catalogue
+    is the full trace, or stops where the full trace needs a technique after the prefix. From there the whole
+    catalogue goes on until the puzzle is solved or a step rated above the ceiling is taken.
+    """
+    form = canonical(values)
+    trace = logic.solve(Grid(form), allow=_prefix(round(ceiling, 2)))
+    hardest = rate_trace(trace)[0]
+    board = trace.final
+    assert board is not None
+    while not board.is_solved:
+        step = logic.next_step(board)
+        if step is None:
+            break
+        board.apply(step)
+        hardest = max(hardest, step_se(step))
+        if hardest > ceiling:
+            return Measured(hardest, False)
+    return Measured(hardest, True)
+
+
+def _measure_d(values: Sequence[int], target: float, tolerance: float) -> Measured:
+    """D, staged: the trace first (enough when it is out of reach), the seed measures D reads only near the target."""
+    reach = tolerance + difficulty.TIE_WIDTH
+    staged = staged_se_like(values, target + reach)
+    if not staged.exact or abs(staged.value - target) > reach:
+        return staged
+    rating = rate(values, measures=difficulty.MEASURES)
+    return Measured(rating.d, True, rating)
+
+
+def _measure_se(values: Sequence[int], target: float, tolerance: float) -> Measured:
+    """se_like, staged at the top of the tolerance."""
+    return staged_se_like(values, target + tolerance)
+
+
+def _whole(function: Callable[[tuple[int, ...]], float]) -> Callable[[Sequence[int], float, float], Measured]:
+    """A measure taken in full on the canonical form (target and tolerance unused)."""
+    def measured(values: Sequence[int], target: float, tolerance: float) -> Measured:
+        """The measure of the canonical form, exact."""
+        return Measured(float(function(canonical(values))), True)
+    return measured
+
+
+def _call_count(values: tuple[int, ...]) -> float:
+    """Seed 000's call count (mean of 10 seeded runs)."""
+    from .metrics import fatemi
+    return fatemi.call_count(values).mean
+
+
+def _hsolve(values: tuple[int, ...]) -> float:
+    """Seed 002's m(B)."""
+    from .metrics import hsolve
+    return hsolve.hsolve(values).mean
+
+
+def _entropy(values: tuple[int, ...]) -> float:
+    """Seed 003's game complexity."""
+    from .metrics import chen
+    return chen.measure(values).entropy
+
+
+def _guesses(values: tuple[int, ...]) -> float:
+    """Seed 001's guesses."""
+    from .metrics import findling
+    return findling.findling(values).guesses
+
+
+METRICS: dict[str, Callable[[Sequence[int], float, float], Measured]] = {
+    "D": _measure_d,
+    "se_like": _measure_se,
+    "call_count": _whole(_call_count),
+    "hsolve": _whole(_hsolve),
+    "entropy": _whole(_entropy),
+    "guesses": _whole(_guesses),
+}
+
+
+class _Search:
+    """One targeted search: the measure, the target, a cache of measured puzzles and the best found so far."""
+
+    def __init__(self, metric: str, target: float, tolerance: float, deadline: float) -> None:
+        self.measure_of = METRICS[metric]
+        self.target, self.tolerance, self.deadline = target, tolerance, deadline
+        self.cache: dict[tuple[int, ...], Measured] = {}
+        self.best: tuple[float, tuple[int, ...], Grid, Measured] | None = None
+        self.evaluations = 0
+
+    def measure(self, values: tuple[int, ...], solution: Grid) -> Measured:
+        """The measure of a unique puzzle (cached); the best puzzle so far is kept."""
+        found = self.cache.get(values)
+        if found is None:
+            found = self.cache[values] = self.measure_of(values, self.target, self.tolerance)
+            self.evaluations += 1
+            cost = self.cost(found)
+            if self.best is None or cost < self.best[0]:
+                self.best = (cost, values, solution, found)
+        return found
+
+    def cost(self, found: Measured) -> float:
+        """|value - target| (a lower bound of it when the value is one)."""
+        if found.exact:
+            return abs(found.value - self.target)
+        return max(0.0, found.value - self.target)
+
+    def hit(self, found: Measured) -> bool:
+        """Within tolerance, exactly measured."""
+        return found.exact and abs(found.value - self.target) <= self.tolerance
+
+    @property
+    def done(self) -> bool:
+        """A hit is in hand or the time is up."""
+        return (self.best is not None and self.hit(self.best[3])) or time.perf_counter() > self.deadline
+
+    def nearest_on_path(self, path: list[tuple[int, ...]], solution: Grid) -> tuple[int, ...]:
+        """The point of a dig path nearest the target, by bisection (the measure rises along the path)."""
+        low, high = 0, len(path) - 1
+        last = self.measure(path[high], solution)
+        if self.hit(last) or (last.exact and last.value < self.target):
+            return path[high]
+        while high - low > 1 and not self.done:
+            middle = (low + high) // 2
+            found = self.measure(path[middle], solution)
+            if self.hit(found):
+                return path[middle]
+            if found.exact and found.value < self.target:
+                low = middle
+            else:
+                high = middle
+        ends = [path[low], path[high]]
+        return min(ends, key=lambda values: self.cost(self.measure(values, solution)))
+
+    def climb(self, start: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool) -> None:
+        """Seed 000's hill climbing: add, remove or change one clue (a mirrored pair when symmetric) while better."""
+        current, cost = start, self.cost(self.measure(start, solution))
+        stale = 0
+        while stale < STALE_MOVES and not self.done:
+            harder = self.measure(current, solution).value < self.target
+            moved = _move(current, solution, rng, symmetric, harder)
+            stale += 1
+            if moved is None or not is_unique(moved):
+                continue
+            found = self.measure(moved, solution)
+            if self.cost(found) < cost:
+                current, cost, stale = moved, self.cost(found), 0
+
+
+def _groups(symmetric: bool) -> list[tuple[int, ...]]:
+    """The cells moves act on together: mirrored pairs (and the centre) when symmetric, else single cells."""
+    if symmetric:
+        return [(c, 80 - c) if c != 40 else (40,) for c in range(41)]
+    return [(c,) for c in range(81)]
+
+
+def _move(
+    values: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool, harder: bool
+) -> tuple[int, ...] | None:
+    """A random neighbour: remove a clue (towards harder) or add one of the solution's (towards easier), or change
+    one clue for another (a removal and an addition); None when no such move exists."""
+    groups = _groups(symmetric)
+    given = [g for g in groups if values[g[0]]]
+    empty = [g for g in groups if not values[g[0]]]
+    change = rng.random() < 0.4
+    out = list(values)
+    if change or harder:
+        if not given:
+            return None
+        for c in rng.choice(given):
+            out[c] = 0
+    if change or not harder:
+        if not empty:
+            return None
+        for c in rng.choice(empty):
+            out[c] = solution.values[c]
+    return tuple(out)
+
+
+def default_tolerance(metric: str, target: float) -> float:
+    """DEFAULT_TOLERANCE for D and se_like, 5% of the target for a seed measure."""
+    if metric in ("D", "se_like"):
+        return DEFAULT_TOLERANCE
+    return max(RELATIVE_TOLERANCE * abs(target), 0.01)
+
+
+def generate(
+    target: float,
+    tolerance: float | None = None,
+    seed: int | None = None,
+    budget_s: float = DEFAULT_BUDGET_S,
+    *,
+    metric: str = "D",
+    symmetric: bool = True,
+) -> Targeted:
+    """A unique puzzle whose measure (D by default) is within ``tolerance`` of ``target``, or the closest found.
+
+    Restarts from new grids until a hit or until ``budget_s`` seconds have passed; ``hit`` says which. The same
+    seed gives the same puzzle when the search ends on a hit. ``tolerance`` defaults to ``default_tolerance``.
+    """
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
+    if tolerance is None:
+        tolerance = default_tolerance(metric, target)
+    if not tolerance > 0 or not budget_s > 0:
+        raise ValueError("tolerance and budget must be positive")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    search = _Search(metric, target, tolerance, started + budget_s)
+    restarts = -1
+    while not search.done or search.best is None:
+        restarts += 1
+        solution = random_full_grid(rng)
+        path = dig_path(solution, rng, symmetric)
+        start = search.nearest_on_path(path, solution)
+        if not search.done:
+            search.climb(start, solution, rng, symmetric)
+    assert search.best is not None
+    _, values, solution, found = search.best
+    rating = found.rating
+    if metric == "D" and rating is None:
+        rating = rate(values, measures=difficulty.MEASURES)
+        found = Measured(rating.d, True, rating)
+    return Targeted(
+        puzzle=Grid(values), solution=solution, metric=metric, target=target, tolerance=tolerance,
+        value=found.value, hit=search.hit(found), rating=rating, seed=seed, evaluations=search.evaluations,
+        restarts=restarts, seconds=time.perf_counter() - started,
+    )

@@ -9,8 +9,14 @@ import sys
 
 import pytest
 
+from sudoku_engine import difficulty
 from sudoku_engine.cli import main
 from sudoku_engine.grid import is_valid_solution, parse_values
+from sudoku_engine.isomorph import canonical
+from sudoku_engine.metrics.fatemi import call_count
+from sudoku_engine.rating import rate
+from sudoku_engine.slider import target_for_slider
+from sudoku_engine.solver import count_solutions
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 EULER_01_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -87,11 +93,41 @@ def test_generate_jsonl_is_unique_and_reproducible(capsys, monkeypatch):
     assert solved == ["1", "1", "1"]
 
 
-def test_generate_with_givens_and_slider(capsys, monkeypatch):
+def test_generate_with_givens(capsys, monkeypatch):
     _, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "3", "--givens", "40", "--jsonl"])
     assert json.loads(out[0])["givens"] == 40
-    _, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "3", "--slider", "0", "--jsonl", "--pattern", "free"])
-    assert json.loads(out[0])["givens"] == 46
+
+
+def test_generate_at_a_slider_value_matches_an_independent_rating(capsys, monkeypatch):
+    """The record's D is the rating of the puzzle it prints, near the D the slider maps to."""
+    code, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "5", "--slider", "30", "--jsonl", "--budget", "10"])
+    record = json.loads(out[0])
+    assert code == 0 and record["slider"] == 30 and record["target"] == target_for_slider(30)
+    rating = rate(record["puzzle"], measures=difficulty.MEASURES)
+    assert record["D"] == round(rating.d, 3) and record["label"] == rating.label
+    assert record["hit"] and abs(rating.d - record["target"]) <= record["tolerance"]
+    assert count_solutions(record["puzzle"]) == 1
+
+
+def test_generate_for_a_seed_measure(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "2", "--target", "30", "--metric", "call_count",
+                                             "--budget", "10", "--jsonl"])
+    record = json.loads(out[0])
+    assert code == 0 and record["metric"] == "call_count" and "D" not in record
+    measured = call_count(canonical(parse_values(record["puzzle"]))).mean
+    assert record["value"] == round(measured, 3) and record["hit"] and abs(measured - 30) <= 1.5
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["generate", "--slider", "20", "--metric", "call_count"], "--slider sets a target D"),
+        (["generate", "--metric", "hsolve"], "--metric needs --target"),
+    ],
+)
+def test_generate_option_conflicts_are_one_line_and_exit_2(capsys, monkeypatch, argv, message):
+    code, out, err = run(capsys, monkeypatch, argv)
+    assert code == 2 and out == [] and len(err) == 1 and message in err[0]
 
 
 @pytest.mark.parametrize(
@@ -102,6 +138,11 @@ def test_generate_with_givens_and_slider(capsys, monkeypatch):
         (["generate", "--givens", "10"], "must be between 17 and 81, not 10"),
         (["generate", "--count", "0"], "must be between 1 and 1000000, not 0"),
         (["generate", "--givens", "30", "--slider", "5"], "not allowed with argument"),
+        (["generate", "--target", "4", "--slider", "5"], "not allowed with argument"),
+        (["generate", "--target", "nan"], "not a finite number: 'nan'"),
+        (["generate", "--target", "4", "--tolerance", "0"], "must be positive, not 0"),
+        (["generate", "--target", "4", "--budget", "-1"], "must be positive, not -1"),
+        (["generate", "--target", "4", "--metric", "nope"], "invalid choice: 'nope'"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         ([], "the following arguments are required: command"),
     ],

@@ -5,17 +5,27 @@ from __future__ import annotations
 import random
 
 import pytest
+from corpus_data import corpus_file, read_puzzles
 
-from sudoku_engine import solver
+from sudoku_engine import difficulty, solver
 from sudoku_engine.generate import (
     MAX_SLIDER_GIVENS,
     MIN_SLIDER_GIVENS,
     dig_holes,
+    generate,
     generate_puzzle,
     givens_for_slider,
     random_full_grid,
+    staged_se_like,
 )
-from sudoku_engine.grid import is_valid_solution
+from sudoku_engine.grid import is_valid_solution, parse_values
+from sudoku_engine.isomorph import canonical
+from sudoku_engine.metrics.fatemi import call_count
+from sudoku_engine.rating import rate
+from sudoku_engine.slider import describe, slider_for_d, target_for_slider
+from sudoku_engine.solver import count_solutions
+
+AI_ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -96,3 +106,93 @@ def test_slider_out_of_range_is_refused(bad):
 def test_givens_out_of_range_are_refused(bad):
     with pytest.raises(ValueError, match="givens"):
         generate_puzzle(seed=1, givens=bad)
+
+
+# Targeted generation -----------------------------------------------------------------------------------------
+
+
+def test_staged_se_like_agrees_with_the_full_rating(se_sample):
+    """Exact at or below the ceiling (and equal to the full trace's se_like whenever exact), else a lower bound
+    above the ceiling."""
+    for puzzle in se_sample:
+        full = rate(puzzle, measures=False).se_like
+        for ceiling in (1.5, 2.6, 4.4, 6.7, 7.3, 8.2):
+            staged = staged_se_like(parse_values(puzzle), ceiling)
+            assert staged.exact or full > ceiling, (puzzle, ceiling)
+            if staged.exact:
+                assert staged.value == full, (puzzle, ceiling)
+            else:
+                assert ceiling < staged.value <= full, (puzzle, ceiling)
+
+
+@pytest.mark.parametrize("target", [1.5, 2.6, 4.2, 7.2])
+def test_generate_hits_a_target_d_checked_by_an_independent_rating(target):
+    found = generate(target, seed=7, budget_s=20)
+    assert found.hit and found.rating is not None
+    assert count_solutions(found.puzzle.values) == 1
+    assert is_valid_solution(found.puzzle.values, found.solution.values)
+    rating = rate(found.puzzle, measures=difficulty.MEASURES)
+    assert rating.d == found.value and abs(rating.d - target) <= found.tolerance
+    assert generate(target, seed=7, budget_s=20).puzzle == found.puzzle  # a hit is reproducible
+
+
+def test_generate_free_pattern_and_se_like_metric():
+    found = generate(4.2, seed=3, budget_s=20, metric="se_like", symmetric=False)
+    assert found.hit and found.rating is None
+    assert rate(found.puzzle, measures=False).se_like == found.value
+
+
+def test_an_unreachable_target_returns_the_closest_found_flagged():
+    found = generate(0.5, seed=1, budget_s=0.3)
+    assert not found.hit and found.rating is not None and found.value == found.rating.d
+    assert count_solutions(found.puzzle.values) == 1
+    assert found.value < 1.5  # the easiest puzzles on the way are the closest
+
+
+def test_generate_for_seed_000s_call_count():
+    found = generate(29.2, seed=4, budget_s=20, metric="call_count")
+    assert found.hit and found.tolerance == pytest.approx(0.05 * 29.2)
+    assert call_count(canonical(found.puzzle.values)).mean == found.value
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"metric": "hardness"}, "unknown metric"), ({"tolerance": 0}, "must be positive"),
+     ({"budget_s": 0}, "must be positive")],
+)
+def test_generate_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        generate(3.0, **kwargs)
+
+
+# The slider ------------------------------------------------------------------------------------------------------
+
+
+def test_the_slider_is_monotone_from_singles_to_the_hardest_known():
+    values = [target_for_slider(s / 4) for s in range(401)]
+    assert all(a <= b for a, b in zip(values, values[1:]))
+    assert values[0] < 2.0 and difficulty.zone(values[-1]) == "Extreme"
+    hardest = rate(AI_ESCARGOT, measures=difficulty.MEASURES).d
+    assert values[-1] >= hardest - 0.5  # the top reaches the famous hardest puzzles
+
+
+def test_slider_and_d_invert_each_other():
+    for s in (0.0, 12.5, 40.0, 63.0, 88.0, 100.0):
+        d = target_for_slider(s)
+        assert target_for_slider(slider_for_d(d)) == pytest.approx(d, abs=1e-9)
+    described = describe(55)
+    assert described["D"] == round(target_for_slider(55), 3)
+    assert described["label"] == difficulty.zone(target_for_slider(55))
+
+
+@pytest.mark.parametrize("bad", [-1, 100.5, float("nan"), "50"])
+def test_bad_slider_values_are_refused(bad):
+    with pytest.raises(ValueError, match="slider must be a number from 0 to 100"):
+        target_for_slider(bad)
+
+
+@pytest.fixture(scope="module")
+def se_sample() -> list[str]:
+    """30 puzzles spread over the Sudoku Exchange file (sorted by rating: easy to SE 9)."""
+    puzzles = read_puzzles(corpus_file("sudokuexchange_graded_even.tsv"))
+    return puzzles[:: len(puzzles) // 30][:30]

@@ -1,0 +1,130 @@
+"""Build the slider's reference knots (``sudoku_engine/slider_knots.py``) from the graded corpora.
+
+The slider (0-100) maps onto D through quantiles of a reference sample (seed 002's percentile idea):
+
+- slider 0-95: published puzzles of every grade, ``sudokuexchange_graded_even.tsv``, ``menneske_graded_even.tsv``
+  and ``kaggle3m_curated_graded_even.tsv`` (an even spread of each file), rated with the measures D reads.
+  They are split by zone (Easy, Medium, Hard, Expert, Extreme) and each zone gets 19 slider units, so every zone
+  has the same share of the slider; within a zone, slider positions follow the quantiles of D of the zone's
+  puzzles.
+- slider 95-100: the hardest known puzzles (``forum_hardest_1106_rated.tsv``, ``ph1910_sample_even.tsv``,
+  ``famous_hard_puzzles.tsv``): the quantiles of their D above the top of the first part, so the top of the
+  slider reaches them.
+
+The knots are D at slider 0, 1, ..., 100. Run: ``.venv/bin/python benchmarks/slider_reference.py [--jobs J]``;
+it prints the zone counts and the knots and rewrites ``sudoku_engine/slider_knots.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import statistics
+import textwrap
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+from pathlib import Path
+
+from corpus_stats import read_tsv
+
+from sudoku_engine import difficulty, solver
+from sudoku_engine.rating import NotUnique, rate
+
+OUT = Path(__file__).resolve().parent.parent / "sudoku_engine" / "slider_knots.py"
+PUBLISHED = (("sudokuexchange_graded_even.tsv", 1200), ("menneske_graded_even.tsv", 600),
+             ("kaggle3m_curated_graded_even.tsv", 400))
+HARDEST = (("forum_hardest_1106_rated.tsv", 125), ("ph1910_sample_even.tsv", 100), ("famous_hard_puzzles.tsv", 10))
+ZONE_UNITS = 19  # slider units per zone in the first part (5 zones: 0-95)
+TIMEOUT_S = 30.0
+ZONE_NAMES = (*(name for name, _ in difficulty.ZONES), "Extreme")
+
+
+def spread(rows: Sequence[str], count: int) -> list[str]:
+    """``count`` rows evenly spread over a list (the files are sorted by grade)."""
+    if count >= len(rows):
+        return list(rows)
+    step = len(rows) / count
+    return [rows[int(i * step)] for i in range(count)]
+
+
+def _d(puzzle: str) -> float | None:
+    """D of a puzzle (None when it is not unique or the rating timed out)."""
+    try:
+        rating = rate(puzzle, timeout=TIMEOUT_S, measures=difficulty.MEASURES)
+    except NotUnique:
+        return None
+    return None if rating.timeout else rating.d
+
+
+def rated(files: Sequence[tuple[str, int]], jobs: int) -> list[float]:
+    """D of a spread sample of each file (puzzles that cannot be rated are left out)."""
+    puzzles = [p for name, count in files for p in spread([r["puzzle"] for r in read_tsv(name)], count)]
+    with Pool(jobs) as pool:
+        values = pool.map(_d, puzzles, chunksize=4)
+    return [v for v in values if v is not None]
+
+
+def quantile(ordered: Sequence[float], f: float) -> float:
+    """The f-quantile of sorted values, interpolated between order statistics."""
+    place = f * (len(ordered) - 1)
+    low = int(place)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (place - low) * (ordered[high] - ordered[low])
+
+
+def knots(published: Sequence[float], hardest: Sequence[float]) -> list[float]:
+    """D at slider 0..100: zone quantiles of the published puzzles to 95, the hardest puzzles above."""
+    zones: list[list[float]] = [[] for _ in ZONE_NAMES]
+    for d in published:
+        zones[ZONE_NAMES.index(difficulty.zone(d))].append(d)
+    for z in zones:
+        z.sort()
+    out = []
+    for k in range(5 * ZONE_UNITS + 1):
+        z = min(k // ZONE_UNITS, len(zones) - 1)
+        out.append(quantile(zones[z], (k - z * ZONE_UNITS) / ZONE_UNITS))
+    top = sorted(d for d in hardest if d > out[-1]) or [out[-1]]
+    tail = 100 - 5 * ZONE_UNITS
+    for k in range(1, tail + 1):
+        out.append(quantile(top, k / tail))
+    for k in range(1, len(out)):
+        out[k] = max(out[k], out[k - 1])
+    return out
+
+
+def write(values: Sequence[float], counts: dict[str, int], hardest: int) -> None:
+    """Rewrite the knots module."""
+    rows = ",\n".join("    " + ", ".join(f"{v:.3f}" for v in values[i:i + 10]) for i in range(0, len(values), 10))
+    zones = ", ".join(f"{name} {count}" for name, count in counts.items())
+    about = textwrap.fill(
+        f"Reference sample: {sum(counts.values())} published puzzles by zone ({zones}) for slider 0-95, {hardest} "
+        f"of the hardest known puzzles for 95-100. Built {datetime.date.today().isoformat()}.", 116)
+    OUT.write_text(
+        '"""D at slider 0, 1, ..., 100: written by ``benchmarks/slider_reference.py`` (see its docstring).\n\n'
+        f'{about}\n"""\n\n'
+        f"KNOTS: tuple[float, ...] = (\n{rows},\n)\n"
+    )
+
+
+def main() -> None:
+    """Rate the reference sample, print the zone counts and knots, and write the module."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    options = parser.parse_args()
+    solver.warm_up()
+    started = time.perf_counter()
+    published = rated(PUBLISHED, options.jobs)
+    hardest = rated(HARDEST, options.jobs)
+    counts = {name: sum(difficulty.zone(d) == name for d in published) for name in ZONE_NAMES}
+    print(f"published: {len(published)} rated, by zone {counts}; hardest: {len(hardest)} rated, "
+          f"median D {statistics.median(hardest):.2f}")
+    values = knots(published, hardest)
+    for k in range(0, 101, 5):
+        print(f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])})")
+    write(values, counts, len(hardest))
+    print(f"wrote {OUT} in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
