@@ -217,18 +217,19 @@ def run_hint(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _generate_item(index: int, options: argparse.Namespace) -> dict[str, object]:
     """Puzzle ``index`` of a generate run as its record (runs in worker processes too)."""
     seed = None if options.seed is None else options.seed + index
-    symmetric = options.pattern == "symmetric"
+    pattern = options.pattern or ("symmetric" if options.target is None else "free")
+    symmetric = pattern == "symmetric"
     if options.target is None:
         started = time.perf_counter()
         made = generate_puzzle(seed=seed, givens=options.givens, symmetric=symmetric)
         return {"puzzle": str(made.puzzle), "solution": str(made.solution), "givens": made.puzzle.givens,
-                "seed": made.seed, "pattern": options.pattern, "ms": round((time.perf_counter() - started) * 1000, 2)}
+                "seed": made.seed, "pattern": pattern, "ms": round((time.perf_counter() - started) * 1000, 2)}
     found = generate(options.target, options.tolerance, seed, options.budget, metric=options.metric,
                      symmetric=symmetric)
     record = found.as_dict()
     if options.slider is not None:
         record = {"slider": options.slider, **record}
-    return {**record, "pattern": options.pattern}
+    return {**record, "pattern": pattern}
 
 
 def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -345,7 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
         f"returned with hit false (default {DEFAULT_BUDGET_S})"
     )
     generate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
-    generate_command.add_argument("--pattern", choices=("symmetric", "free"), default="symmetric")
+    generate_command.add_argument(
+        "--pattern", choices=("symmetric", "free"),
+        help="clue pattern (default: symmetric, or free with --target/--slider, where it hits more often)",
+    )
     generate_command.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
     generate_command.set_defaults(run=run_generate)
     return parser

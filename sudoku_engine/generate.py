@@ -370,12 +370,13 @@ def generate(
     budget_s: float = DEFAULT_BUDGET_S,
     *,
     metric: str = "D",
-    symmetric: bool = True,
+    symmetric: bool = False,
 ) -> Targeted:
     """A unique puzzle whose measure (D by default) is within ``tolerance`` of ``target``, or the closest found.
 
     Restarts from new grids until a hit or until ``budget_s`` seconds have passed; ``hit`` says which. The same
     seed gives the same puzzle when the search ends on a hit. ``tolerance`` defaults to ``default_tolerance``.
+    Clues are free by default: mirrored pairs (``symmetric``) make the moves coarser and hits rarer.
     """
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r} (known: {', '.join(METRICS)})")

@@ -136,10 +136,12 @@ def test_generate_hits_a_target_d_checked_by_an_independent_rating(target):
     assert generate(target, seed=7, budget_s=20).puzzle == found.puzzle  # a hit is reproducible
 
 
-def test_generate_free_pattern_and_se_like_metric():
-    found = generate(4.2, seed=3, budget_s=20, metric="se_like", symmetric=False)
+def test_generate_symmetric_pattern_and_se_like_metric():
+    found = generate(4.2, seed=3, budget_s=20, metric="se_like", symmetric=True)
     assert found.hit and found.rating is None
     assert rate(found.puzzle, measures=False).se_like == found.value
+    values = found.puzzle.values
+    assert all(bool(values[c]) == bool(values[80 - c]) for c in range(81))
 
 
 def test_an_unreachable_target_returns_the_closest_found_flagged():
