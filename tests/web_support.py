@@ -14,13 +14,18 @@ CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 
 
 def new_app(instance: Path, **config: Any) -> Flask:
-    """A test app on a fresh SQLite file in ``instance``, migrated with Alembic like production."""
+    """A test app on a fresh SQLite file in ``instance``, migrated with Alembic like production.
+
+    The bank does not refill in the background and on-demand generation gets a short budget, unless asked.
+    """
     settings: dict[str, Any] = {
         "TESTING": True,
         "INSTANCE_PATH": str(instance),
         "SECRET_KEY": "test-secret",
         "DATABASE_URL": f"sqlite:///{instance / 'test.db'}",
         "HTMX_SOURCE": "vendor",
+        "POOL_REFILL": False,
+        "POOL_GENERATE_BUDGET_S": 0.5,
     }
     settings.update(config)
     app = create_app(settings)

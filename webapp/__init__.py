@@ -12,8 +12,9 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
-from . import assets, db, errors
+from . import assets, db, errors, pool
 from .play import bp as play_bp
+from .pool_cli import pool_cli
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
@@ -33,10 +34,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["HTMX_SOURCE"] not in assets.HTMX_SOURCES:
         raise ValueError(f"HTMX_SOURCE must be one of {assets.HTMX_SOURCES}, not {app.config['HTMX_SOURCE']!r}")
     db.init_app(app)
+    pool.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
     app.context_processor(_htmx_context)
     app.cli.add_command(init_db_command)
+    app.cli.add_command(pool_cli)
     app.register_blueprint(play_bp)
     return app
 

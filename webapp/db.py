@@ -5,13 +5,14 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import CursorResult, Engine, Insert, Update, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 EXTENSION = "sudoku_db"
@@ -27,11 +28,16 @@ class Database:
 
 def init_app(app: Flask) -> None:
     """Create the app's engine and session factory and close each request's session at teardown."""
-    engine = create_engine(app.config["DATABASE_URL"])
+    app.extensions[EXTENSION] = open_database(app.config["DATABASE_URL"])
+    app.teardown_appcontext(close_session)
+
+
+def open_database(url: str) -> Database:
+    """An engine on ``url`` (SQLite with the pragmas below) and its session factory."""
+    engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    app.extensions[EXTENSION] = Database(engine, sessionmaker(engine, expire_on_commit=False))
-    app.teardown_appcontext(close_session)
+    return Database(engine, sessionmaker(engine, expire_on_commit=False))
 
 
 def _sqlite_pragmas(connection: sqlite3.Connection, _record: Any) -> None:
@@ -46,6 +52,12 @@ def engine_of(app: Flask) -> Engine:
     """The app's engine."""
     database: Database = app.extensions[EXTENSION]
     return database.engine
+
+
+def sessions_of(app: Flask) -> sessionmaker[Session]:
+    """The app's session factory, for work outside a request (CLI commands, background threads)."""
+    database: Database = app.extensions[EXTENSION]
+    return database.sessions
 
 
 def get_session() -> Session:
@@ -63,6 +75,13 @@ def close_session(_exc: BaseException | None = None) -> None:
         session.close()
 
 
+def changed_rows(session: Session, statement: Update | Insert) -> int:
+    """Run an UPDATE or INSERT and return how many rows it changed."""
+    result = session.execute(statement)
+    assert isinstance(result, CursorResult)
+    return result.rowcount
+
+
 def dispose(app: Flask) -> None:
     """Close every pooled connection of the app's engine."""
     engine_of(app).dispose()
@@ -75,6 +94,8 @@ def display_url(app: Flask) -> str:
 
 def alembic_config() -> Config:
     """Alembic configuration pointing at the package's migrations, without an ini file."""
+    from alembic.config import Config  # imported on use: processes that never migrate start faster
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("path_separator", "os")
@@ -83,6 +104,8 @@ def alembic_config() -> Config:
 
 def upgrade(app: Flask, revision: str = "head") -> None:
     """Bring the app's database to ``revision``; running it again changes nothing."""
+    from alembic import command
+
     _ensure_sqlite_folder(app.config["DATABASE_URL"])
     config = alembic_config()
     with engine_of(app).begin() as connection:
@@ -92,6 +115,8 @@ def upgrade(app: Flask, revision: str = "head") -> None:
 
 def downgrade(app: Flask, revision: str) -> None:
     """Take the app's database back to ``revision`` (``base`` drops everything)."""
+    from alembic import command
+
     config = alembic_config()
     with engine_of(app).begin() as connection:
         config.attributes["connection"] = connection

@@ -1,18 +1,25 @@
-"""Games: start one on a generated or given puzzle, show it, take entries, verify completion (DESIGN 7.2)."""
+"""Games: start one on a bank, generated or given puzzle, show it, take entries, verify completion (DESIGN 7.2)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import CursorResult, String, Update, func, update
+from sqlalchemy import String, func, update
 from sqlalchemy.orm import Session
 
-from sudoku_engine.generate import generate_puzzle, givens_for_slider
+from sudoku_engine import difficulty
+from sudoku_engine.generate import DEFAULT_TOLERANCE
 from sudoku_engine.grid import Grid, cell_name, is_valid_solution
+from sudoku_engine.rating import rate
+from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import solve_count
 
+from . import pool
+from .db import changed_rows
 from .models import EMPTY_ENTRIES, Event, Game, utcnow
+
+LINK_RATING_TIMEOUT_S = 1.0
 
 
 class PuzzleRejected(ValueError):
@@ -51,21 +58,42 @@ class CellView:
         return self.cell % 9
 
 
-def new_game_from_slider(session: Session, slider: float) -> Game:
-    """Generate a puzzle for a difficulty slider value and start a game on it."""
-    generated = generate_puzzle(givens=givens_for_slider(slider))
+@dataclass(frozen=True)
+class Difficulty:
+    """What the game page says about a puzzle's difficulty."""
+
+    d: float
+    label: str
+    predicted_minutes: float
+
+
+def new_game_from_slider(
+    session: Session, slider: float, *, tolerance: float = DEFAULT_TOLERANCE, budget_s: float = 3.0
+) -> Game:
+    """Start a game on a puzzle for a slider value: from the bank, else generated within ``budget_s`` seconds."""
+    target = target_for_slider(slider)
+    served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s)
     game = Game(
-        puzzle=str(generated.puzzle),
-        solution=str(generated.solution),
+        puzzle=served.puzzle,
+        solution=served.solution,
         slider=slider,
-        seed=generated.seed,
+        target_d=target,
+        d=served.d,
+        bank_id=served.bank_id,
+        seed=served.seed,
         source="slider",
     )
     return _saved(session, game)
 
 
-def new_game_from_text(session: Session, text: str) -> Game:
-    """Start a game on puzzle text; InvalidPuzzle or PuzzleRejected say why it cannot be played."""
+def new_game_from_text(
+    session: Session, text: str, *, rating_timeout: float | None = LINK_RATING_TIMEOUT_S
+) -> Game:
+    """Start a game on puzzle text; InvalidPuzzle or PuzzleRejected say why it cannot be played.
+
+    Its D comes from the bank when the bank holds the puzzle, else from a rating bounded by ``rating_timeout``
+    seconds (left unknown when the rating does not finish in time, so that the page stays fast).
+    """
     grid = Grid.parse(text)
     if grid.is_complete:
         raise PuzzleRejected("Every cell of this puzzle is already filled: there is nothing to solve.")
@@ -74,7 +102,24 @@ def new_game_from_text(session: Session, text: str) -> Game:
         raise PuzzleRejected("This puzzle has no solution.")
     if solutions > 1:
         raise PuzzleRejected("This puzzle has more than one solution, so it cannot be solved by logic alone.")
-    return _saved(session, Game(puzzle=str(grid), solution=str(solution), source="url"))
+    d = link_d(session, grid, rating_timeout)
+    return _saved(session, Game(puzzle=str(grid), solution=str(solution), d=d, source="url"))
+
+
+def link_d(session: Session, grid: Grid, timeout: float | None) -> float | None:
+    """D of a unique puzzle: known to the bank, or rated within the timeout; None when that runs out."""
+    known = pool.known_d(session, grid.values)
+    if known is not None:
+        return known
+    rating = rate(grid.values, timeout=timeout, measures=difficulty.MEASURES)
+    return None if rating.timeout else rating.d
+
+
+def difficulty_of(game: Game) -> Difficulty | None:
+    """The puzzle's D with its zone and predicted minutes, when the game knows its D."""
+    if game.d is None:
+        return None
+    return Difficulty(d=game.d, label=difficulty.zone(game.d), predicted_minutes=difficulty.predicted_minutes(game.d))
 
 
 def _saved(session: Session, game: Game) -> Game:
@@ -100,13 +145,6 @@ def record_show(session: Session, game: Game) -> None:
         session.add(Event(game_id=game.id, kind="show", server_time=now))
     session.commit()
     session.refresh(game)
-
-
-def changed_rows(session: Session, statement: Update) -> int:
-    """Run an UPDATE and return how many rows it changed."""
-    result = session.execute(statement)
-    assert isinstance(result, CursorResult)
-    return result.rowcount
 
 
 def position(game: Game) -> str:

@@ -1,11 +1,25 @@
-"""SQLAlchemy 2 models: a game (one player on one puzzle) and its events (DESIGN 7.2)."""
+"""SQLAlchemy 2 models: a game (one player on one puzzle), its events (DESIGN 7.2) and the puzzle bank."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Dialect, Double, ForeignKey, MetaData, String, TypeDecorator
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    Double,
+    ForeignKey,
+    Index,
+    MetaData,
+    String,
+    TypeDecorator,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 EMPTY_ENTRIES = "." * 81
@@ -57,7 +71,11 @@ class Base(DeclarativeBase):
 
 
 class Game(Base):
-    """One play of one puzzle: the givens, the solution and the player's current digits."""
+    """One play of one puzzle: the givens, the solution and the player's current digits.
+
+    Slider games also keep the D the slider asked for (``target_d``), the D of the puzzle served (``d``) and the
+    bank row it came from (``bank_id``, None when it was generated on demand).
+    """
 
     __tablename__ = "games"
 
@@ -66,6 +84,9 @@ class Game(Base):
     solution: Mapped[str] = mapped_column(String(81))
     entries: Mapped[str] = mapped_column(String(81), default=EMPTY_ENTRIES)
     slider: Mapped[float | None] = mapped_column(Double)
+    target_d: Mapped[float | None] = mapped_column(Double)
+    d: Mapped[float | None] = mapped_column(Double)
+    bank_id: Mapped[int | None]
     seed: Mapped[int | None] = mapped_column(BigInteger)
     source: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -93,3 +114,24 @@ class Event(Base):
     mode: Mapped[str] = mapped_column(String(16), default="digit", server_default="digit")
 
     game: Mapped[Game] = relationship(back_populates="events")
+
+
+class BankPuzzle(Base):
+    """A rated puzzle of the bank, stored in its canonical form; served once, as a random isomorph."""
+
+    __tablename__ = "bank"
+    __table_args__ = (Index("ix_bank_used_d", "used", "d"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    puzzle: Mapped[str] = mapped_column(String(81), unique=True)
+    solution: Mapped[str] = mapped_column(String(81))
+    d: Mapped[float] = mapped_column(Double, index=True)
+    label: Mapped[str] = mapped_column(String(16))
+    predicted_minutes: Mapped[float] = mapped_column(Double)
+    se_like: Mapped[float] = mapped_column(Double)
+    hardest_technique: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    used: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    served_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -12,14 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Page, Route, expect
 from web_support import new_app
 from werkzeug.serving import make_server
 
-from sudoku_engine.generate import Generated
+from sudoku_engine import difficulty
+from sudoku_engine.generate import Generated, generate
 from sudoku_engine.grid import cell_name
-from sudoku_engine.solver import solve
-from webapp import assets, db
+from sudoku_engine.rating import rate
+from sudoku_engine.slider import describe, target_for_slider
+from sudoku_engine.solver import count_solutions, solve
+from webapp import assets, db, pool
+from webapp.models import Game
 
 VENDORED_HTMX = Path(__file__).resolve().parents[2] / "static" / assets.HTMX_VENDOR_PATH
 
@@ -34,6 +39,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+SLIDER_VALUES = (10.0, 50.0, 75.0)  # the values the slider test moves to
 
 
 @pytest.fixture(scope="session")
@@ -49,14 +55,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @contextmanager
-def serving(instance: Path, htmx_source: str) -> Iterator[str]:
-    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield its URL."""
+def serving(instance: Path, htmx_source: str) -> Iterator[tuple[Flask, str]]:
+    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield it and its URL."""
     app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name=f"live-server-{htmx_source}", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield app, f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         thread.join(timeout=10)
@@ -65,17 +71,41 @@ def serving(instance: Path, htmx_source: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The live server that loads only the vendored htmx; pages use paths relative to it."""
-    with serving(tmp_path_factory.mktemp("live") / "instance", "vendor") as url:
-        yield url
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
+    """The live server that loads only the vendored htmx, and its app."""
+    with serving(tmp_path_factory.mktemp("live") / "instance", "vendor") as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def base_url(live_app: tuple[Flask, str]) -> str:
+    """The live server's URL; pages use paths relative to it."""
+    return live_app[1]
 
 
 @pytest.fixture(scope="session")
 def cdn_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live server whose pages load htmx from the CDN with SRI, falling back to the vendored copy."""
-    with serving(tmp_path_factory.mktemp("cdn") / "instance", "cdn") as url:
+    with serving(tmp_path_factory.mktemp("cdn") / "instance", "cdn") as (_app, url):
         yield url
+
+
+@pytest.fixture
+def banked(live_app: tuple[Flask, str]) -> tuple[Flask, list[pool.BankRecord]]:
+    """One generated puzzle per slider value of the slider test in the live server's bank; the app and records."""
+    made = [generate(target_for_slider(slider), budget_s=1.5, seed=4100 + i) for i, slider in enumerate(SLIDER_VALUES)]
+    records = [pool.generated_record(found) for found in made]
+    with db.sessions_of(live_app[0])() as session:
+        pool.add(session, records)
+    return live_app[0], records
+
+
+def served_game(app: Flask, url: str) -> Game:
+    """The game a game page shows."""
+    with db.sessions_of(app)() as session:
+        game = session.get(Game, url.rsplit("/", 1)[1])
+        assert game is not None
+        return game
 
 
 def board_text(page: Page) -> str:
@@ -123,6 +153,34 @@ def test_new_puzzle_then_solve_with_keyboard(page: Page) -> None:
     assert board_text(page) == str(solution)
     page.reload()
     expect(page.locator("#completion")).to_contain_text("Solved in")
+
+
+def test_slider_shows_its_target_and_serves_a_matching_puzzle(
+    page: Page, banked: tuple[Flask, list[pool.BankRecord]]
+) -> None:
+    app, records = banked
+    for slider, record in zip(SLIDER_VALUES, records, strict=True):
+        page.goto("/")
+        page.locator("#difficulty").fill(f"{slider:g}")
+        info = describe(slider)
+        shown = page.locator("#slider-info")
+        expect(shown).to_have_attribute("data-slider", str(info["slider"]))
+        expect(shown.locator(".zone")).to_have_text(str(info["label"]))
+        expect(shown.locator(".slider-d")).to_have_text(f"{info['D']:.2f}")
+        expect(shown.locator(".slider-minutes")).to_have_text(str(round(float(str(info["predicted_minutes"])))))
+        page.locator("#new-puzzle").click()
+        page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+        puzzle = board_text(page)
+        assert count_solutions(puzzle) == 1
+        rating = rate(puzzle, measures=difficulty.MEASURES)
+        served = page.locator("#puzzle-rating")
+        expect(served.locator(".puzzle-d")).to_have_text(f"{rating.d:.2f}")
+        expect(served.locator(".zone")).to_have_text(rating.label)
+        assert float(served.get_attribute("data-d") or "nan") == rating.d
+        game = served_game(app, page.url)
+        assert game.d == rating.d and game.target_d == target_for_slider(slider)
+        if abs(record["d"] - target_for_slider(slider)) <= pool.DEFAULT_TOLERANCE:
+            assert game.bank_id is not None, "a bank puzzle within tolerance was there to serve"
 
 
 def test_entries_survive_reload(page: Page, generated: Generated) -> None:

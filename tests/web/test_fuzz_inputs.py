@@ -50,7 +50,7 @@ def test_new_puzzle_with_any_slider_text(session_client, slider):
     client, headers, _ = session_client
     response = client.post("/new", data={"slider": slider}, headers=headers)
     assert_clear(response.status_code, response.get_data(as_text=True))
-    response = client.get("/givens", query_string={"slider": slider})
+    response = client.get("/slider", query_string={"slider": slider})
     assert_clear(response.status_code, response.get_data(as_text=True))
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 from flask.testing import FlaskCliRunner
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from webapp import create_app, db
 from webapp.models import Base
@@ -20,11 +21,39 @@ def table_names(app: Flask) -> set[str]:
 
 
 def test_migration_creates_tables_and_index(app: Flask) -> None:
-    assert table_names(app) == {"alembic_version", "games", "events"}
+    assert table_names(app) == {"alembic_version", "games", "events", "bank"}
     indexes = inspect(db.engine_of(app)).get_indexes("events")
     assert [(index["name"], index["column_names"]) for index in indexes] == [("ix_events_game_id", ["game_id"])]
     foreign_keys = inspect(db.engine_of(app)).get_foreign_keys("events")
     assert [(fk["referred_table"], fk["options"].get("ondelete")) for fk in foreign_keys] == [("games", "CASCADE")]
+
+
+def test_bank_table_indexes_d_and_keeps_puzzles_unique(app: Flask) -> None:
+    inspector = inspect(db.engine_of(app))
+    indexes = {index["name"]: index["column_names"] for index in inspector.get_indexes("bank")}
+    assert indexes == {"ix_bank_d": ["d"], "ix_bank_used_d": ["used", "d"]}
+    uniques = inspector.get_unique_constraints("bank")
+    assert [(u["name"], u["column_names"]) for u in uniques] == [("uq_bank_puzzle", ["puzzle"])]
+    assert {"target_d", "d", "bank_id"} <= {column["name"] for column in inspector.get_columns("games")}
+
+
+def test_bank_revision_keeps_existing_games_and_events(make_app: Callable[..., Flask]) -> None:
+    app = make_app()
+    db.downgrade(app, "0001")
+    with db.engine_of(app).begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO games (id, puzzle, solution, entries, source, created_at) "
+                "VALUES ('g1', :p, :p, :p, 'url', '2025-01-01 00:00:00')"
+            ),
+            {"p": "." * 81},
+        )
+        connection.execute(text("INSERT INTO events (game_id, server_time, kind) VALUES ('g1', '2025-01-01', 'show')"))
+    for revision in ("head", "0001", "head"):
+        (db.upgrade if revision == "head" else db.downgrade)(app, revision)
+        with db.engine_of(app).connect() as connection:
+            assert connection.execute(text("SELECT count(*) FROM events")).scalar() == 1
+            assert connection.execute(text("SELECT id FROM games")).scalars().all() == ["g1"]
 
 
 def test_migrated_schema_matches_models(app: Flask) -> None:
@@ -44,7 +73,7 @@ def test_init_db_command_is_idempotent(runner: FlaskCliRunner, app: Flask) -> No
         result = runner.invoke(args=["init-db"])
         assert result.exit_code == 0, result.output
         assert "latest schema" in result.output
-    assert {"games", "events"} <= table_names(app)
+    assert {"games", "events", "bank"} <= table_names(app)
 
 
 def test_init_db_creates_instance_and_database(tmp_path: Path) -> None:

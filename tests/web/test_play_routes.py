@@ -11,8 +11,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from werkzeug.test import TestResponse
 
-from sudoku_engine.generate import Generated, givens_for_slider
+from sudoku_engine import difficulty
+from sudoku_engine.generate import Generated
 from sudoku_engine.grid import cell_name
+from sudoku_engine.rating import rate
+from sudoku_engine.slider import describe, target_for_slider
+from sudoku_engine.solver import count_solutions
 from webapp import db
 from webapp.models import Event, Game
 
@@ -55,29 +59,47 @@ def blanks(puzzle: str) -> list[int]:
     return [cell for cell, char in enumerate(puzzle) if char in ".0"]
 
 
-def test_index_shows_slider_button_and_givens(client: FlaskClient) -> None:
+def slider_output(info: dict[str, object]) -> str:
+    """The opening tag of the slider fragment for what ``describe`` says."""
+    return (
+        f'<output id="slider-info" for="difficulty" data-slider="{info["slider"]}" data-d="{info["D"]}"\n'
+        f'        data-label="{info["label"]}" data-minutes="{info["predicted_minutes"]}">'
+    )
+
+
+def test_index_shows_slider_button_and_target(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert 'id="difficulty"' in page and 'type="range"' in page and 'name="slider"' in page
+    assert 'hx-get="/slider"' in page
     assert 'id="new-puzzle"' in page
     assert 'name="csrf_token"' in page
-    assert f'<output id="givens-count" for="difficulty">{givens_for_slider(30)}</output>' in page
-    assert "givens the generator keeps" in page
+    assert slider_output(describe(30)) in page
+    assert "givens" not in page
+    assert "difficulty score D" in page and "predicted" in page
 
 
-@pytest.mark.parametrize("slider", ["0", "12.5", "100"])
-def test_givens_fragment_follows_slider(client: FlaskClient, slider: str) -> None:
-    response = client.get(f"/givens?slider={slider}")
+@pytest.mark.parametrize("slider", ["0", "12.5", "50", "77.7", "100"])
+def test_slider_fragment_follows_describe(client: FlaskClient, slider: str) -> None:
+    response = client.get(f"/slider?slider={slider}")
     assert response.status_code == 200
-    assert f">{givens_for_slider(float(slider))}</output>" in response.get_data(as_text=True)
+    fragment = response.get_data(as_text=True)
+    info = describe(float(slider))
+    assert fragment.startswith(slider_output(info))
+    assert f'<strong class="zone" data-zone="{info["label"]}">{info["label"]}</strong>' in fragment
+    assert f'D <span class="slider-d">{info["D"]:.2f}</span>' in fragment
+    minutes = round(float(str(info["predicted_minutes"])))
+    assert f'about <span class="slider-minutes">{minutes}</span> minutes' in fragment
 
 
-@pytest.mark.parametrize("slider", ["0", "50", "100", "37.25"])
+@pytest.mark.parametrize("slider", ["0", "37.25", "100"])
 def test_new_game_from_slider(app: Flask, client: FlaskClient, csrf_headers: dict[str, str], slider: str) -> None:
     response = client.post("/new", data={"slider": slider}, headers=csrf_headers)
     assert response.status_code == 303
     game = game_row(app, response.headers["Location"].rsplit("/", 1)[1])
     assert game.source == "slider" and game.slider == float(slider)
-    assert sum(ch != "." for ch in game.puzzle) >= givens_for_slider(float(slider))
+    assert game.target_d == target_for_slider(float(slider))
+    assert game.d == rate(game.puzzle, measures=difficulty.MEASURES).d
+    assert count_solutions(game.puzzle) == 1
     assert all(p in (".", s) for p, s in zip(game.puzzle, game.solution, strict=True))
     assert game.entries == "." * 81 and game.seed is not None
 
@@ -103,9 +125,15 @@ def test_new_game_rejects_bad_slider(
     assert message in response.get_data(as_text=True)
 
 
-def test_bad_slider_on_givens_fragment(client: FlaskClient) -> None:
-    response = client.get("/givens?slider=200")
-    assert response.status_code == 400 and "outside 0 to 100" in response.get_data(as_text=True)
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [("", "slider value is missing"), ("?slider=200", "outside 0 to 100"), ("?slider=easy", "is not a number")],
+)
+def test_bad_slider_on_slider_fragment(client: FlaskClient, query: str, message: str) -> None:
+    response = client.get(f"/slider{query}", headers={"HX-Request": "true"})
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    assert body.startswith('<p class="error-message"') and message in body
 
 
 def test_new_game_form_with_hidden_token(client: FlaskClient, csrf_headers: dict[str, str]) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from sudoku_engine.generate import givens_for_slider
 from sudoku_engine.grid import InvalidPuzzle
+from sudoku_engine.slider import describe
 
-from .. import games
+from .. import games, pool
 from ..db import get_session
 from ..models import Game
 from . import bp
@@ -46,22 +46,28 @@ def is_htmx() -> bool:
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    """The start page: the difficulty slider and the New puzzle button."""
-    return render_template("play/index.html", slider=DEFAULT_SLIDER, givens=givens_for_slider(DEFAULT_SLIDER))
+    """The start page: the difficulty slider, what it asks for, and the New puzzle button."""
+    return render_template("play/index.html", slider=DEFAULT_SLIDER, info=describe(DEFAULT_SLIDER))
 
 
-@bp.get("/givens")
-def givens() -> ResponseReturnValue:
-    """The number of givens a slider value asks for, as the fragment the start page swaps in."""
+@bp.get("/slider")
+def slider_info() -> ResponseReturnValue:
+    """The zone, target D and predicted minutes of a slider value, as the fragment the start page swaps in."""
     slider = parsed(parse_slider, request.args.get("slider"))
-    return render_template("play/_givens.html", givens=givens_for_slider(slider))
+    return render_template("play/_slider_info.html", info=describe(slider))
 
 
 @bp.post("/new")
 def new_game() -> ResponseReturnValue:
-    """Generate a puzzle for the slider value and open its game."""
+    """Serve a puzzle for the slider value (bank first, else generated) and open its game."""
     slider = parsed(parse_slider, request.form.get("slider"))
-    game = games.new_game_from_slider(get_session(), slider)
+    session = get_session()
+    config = current_app.config
+    game = games.new_game_from_slider(
+        session, slider, tolerance=config["POOL_TOLERANCE"], budget_s=config["POOL_GENERATE_BUDGET_S"]
+    )
+    if game.target_d is not None:
+        pool.refill_if_low(current_app, session, game.target_d)
     return redirect(url_for("play.game", game_id=game.id), 303)
 
 
@@ -82,7 +88,9 @@ def game(game_id: str) -> ResponseReturnValue:
     """The game page; the first visit starts the clock, later visits resume."""
     current = load_game(game_id)
     games.record_show(get_session(), current)
-    return render_template("play/game.html", game=current, board=games.board(current))
+    return render_template(
+        "play/game.html", game=current, board=games.board(current), rating=games.difficulty_of(current)
+    )
 
 
 @bp.post("/g/<game_id>/cell/<name>")

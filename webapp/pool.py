@@ -1,0 +1,442 @@
+"""The puzzle bank (DESIGN 2, issue 5): rated puzzles indexed by D, each served once, as a random isomorph.
+
+A row is stored in canonical form, so the unique ``puzzle`` column keeps isomorphic duplicates out as well, and
+inserting a puzzle that is already there does nothing (several processes may fill the bank at once).
+
+Drawing reads the unused rows nearest the target, then claims one with ``UPDATE ... WHERE id = ? AND NOT used``:
+a claim that changes no row lost a race with another request or worker, and the next candidate is tried. A row is
+therefore never served twice, whatever the number of gunicorn workers on the database; the claim commits together
+with the new game. When no unused row is within the generation tolerance, a puzzle is generated on demand.
+
+After a draw, if the bank runs low near that target, a daemon thread of the serving process (one per process) has
+a child process generate more, so requests never wait for it and never share the CPU-bound work's GIL.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import random
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, TypedDict
+
+from flask import Flask
+from sqlalchemy import Insert, case, false, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, sessionmaker
+
+from sudoku_engine import difficulty
+from sudoku_engine.generate import DEFAULT_TOLERANCE, Targeted, generate
+from sudoku_engine.grid import format_values, parse_values
+from sudoku_engine.isomorph import canonical, canonical_isomorph, random_isomorph
+from sudoku_engine.rating import NotUnique, Rating, rate
+from sudoku_engine.solver import solve
+
+from . import db
+from .models import BankPuzzle, utcnow
+
+EXTENSION = "sudoku_pool"
+CANDIDATES = 4  # unused rows read per claim round, nearest first
+CLAIM_ROUNDS = 5  # rounds of reading and claiming before a draw gives up to other requests
+MAX_PENDING = 16  # refill targets a process queues at most
+DEFAULTS: dict[str, Any] = {
+    "POOL_TOLERANCE": DEFAULT_TOLERANCE,  # D units: a bank row this close to the target is served
+    "POOL_GENERATE_BUDGET_S": 3.0,  # on-demand generation when the bank has nothing close enough
+    "POOL_REFILL": True,  # top the bank up in the background after draws
+    "POOL_REFILL_BELOW": 4,  # refill when fewer unused rows than this are within tolerance of the target
+    "POOL_REFILL_UPTO": 8,  # ... until this many are (at most twice as many attempts)
+    "POOL_REFILL_BUDGET_S": 3.0,  # generation budget per background puzzle
+}
+
+SWITCH_WORDS = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
+
+log = logging.getLogger(__name__)
+_RENEWING = threading.Lock()  # one refiller per process even when request threads race for it
+
+
+class BankRecord(TypedDict):
+    """The columns of a new bank row."""
+
+    puzzle: str
+    solution: str
+    d: float
+    label: str
+    predicted_minutes: float
+    se_like: float
+    hardest_technique: str
+    rating: dict[str, Any]
+    source: str
+
+
+@dataclass(frozen=True)
+class Served:
+    """A puzzle handed to a new game: givens, solution, its D, the seed that made it, the bank row it came from."""
+
+    puzzle: str
+    solution: str
+    d: float
+    seed: int
+    bank_id: int | None
+
+
+def init_app(app: Flask) -> None:
+    """Set the bank's settings (factory config, else environment ``SUDOKU_<KEY>``, else default) and the refiller."""
+    for key, default in DEFAULTS.items():
+        if key not in app.config:
+            app.config[key] = setting_from_env(key, default)
+    app.extensions[EXTENSION] = Refiller(app)
+
+
+def setting_from_env(key: str, default: Any) -> Any:
+    """``SUDOKU_<KEY>`` from the environment, read as the default's type (a clear ValueError when it is not)."""
+    text = os.environ.get(f"SUDOKU_{key}")
+    if text is None:
+        return default
+    if isinstance(default, bool):
+        if text.strip().lower() not in SWITCH_WORDS:
+            raise ValueError(f"SUDOKU_{key} must be 1 or 0 (true or false), not {text!r}")
+        return SWITCH_WORDS[text.strip().lower()]
+    try:
+        value = type(default)(text)
+    except ValueError:
+        kind = "whole number" if isinstance(default, int) else "number"
+        raise ValueError(f"SUDOKU_{key} must be a {kind}, not {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"SUDOKU_{key} must be a positive number, not {text!r}")
+    return value
+
+
+def record_of(puzzle: Sequence[int], solution: Sequence[int], rating: Rating, source: str) -> BankRecord:
+    """The bank row of a rated puzzle: puzzle and solution in canonical form, and the rating's figures."""
+    transform = canonical_isomorph(puzzle)
+    form = format_values(transform.apply(puzzle))
+    details = rating.as_dict()
+    details["puzzle"] = form
+    return BankRecord(
+        puzzle=form,
+        solution=format_values(transform.apply(solution)),
+        d=rating.d,
+        label=rating.label,
+        predicted_minutes=rating.predicted_minutes,
+        se_like=rating.se_like,
+        hardest_technique=rating.hardest_technique,
+        rating=details,
+        source=source,
+    )
+
+
+def generated_record(made: Targeted) -> BankRecord:
+    """The bank row of a generated puzzle."""
+    rating = made.rating if made.rating is not None else rate(made.puzzle.values, measures=difficulty.MEASURES)
+    return record_of(made.puzzle.values, made.solution.values, rating, "generated")
+
+
+def rated_record(values: Sequence[int]) -> BankRecord:
+    """The bank row of an outside puzzle, rated here; NotUnique when it has no solution or several."""
+    rating = rate(values, measures=difficulty.MEASURES)
+    solution = solve(values)
+    assert solution is not None  # rate checked there is exactly one
+    return record_of(values, solution.values, rating, "import")
+
+
+def _insert_new(session: Session, row: dict[str, Any]) -> Insert:
+    """An INSERT of one row that does nothing when the puzzle is already in the bank (SQLite or PostgreSQL)."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        return sqlite.insert(BankPuzzle).values(row).on_conflict_do_nothing(index_elements=["puzzle"])
+    if dialect == "postgresql":
+        return postgresql.insert(BankPuzzle).values(row).on_conflict_do_nothing(index_elements=["puzzle"])
+    raise NotImplementedError(f"the puzzle bank runs on SQLite or PostgreSQL, not {dialect}")
+
+
+def add(session: Session, records: Iterable[BankRecord], *, used: bool = False) -> int:
+    """Insert records (served already when ``used``), skipping puzzles the bank holds; the number inserted."""
+    added = 0
+    for record in records:
+        row: dict[str, Any] = {**record, "created_at": utcnow(), "used": used, "served_at": utcnow() if used else None}
+        added += db.changed_rows(session, _insert_new(session, row))
+    session.commit()
+    return added
+
+
+def nearest_unused(session: Session, target: float, limit: int = CANDIDATES) -> list[tuple[int, float]]:
+    """Up to ``limit`` unused rows as (id, D), nearest the target first (two range scans of the (used, D) index)."""
+    unused = BankPuzzle.used == false()
+    columns = select(BankPuzzle.id, BankPuzzle.d).where(unused)
+    above = columns.where(BankPuzzle.d >= target).order_by(BankPuzzle.d).limit(limit)
+    below = columns.where(BankPuzzle.d < target).order_by(BankPuzzle.d.desc()).limit(limit)
+    rows = [(row.id, row.d) for query in (above, below) for row in session.execute(query)]
+    return sorted(rows, key=lambda row: abs(row[1] - target))[:limit]
+
+
+def claim(session: Session, bank_id: int) -> bool:
+    """Mark a row used unless some request already has; True when this call did (the caller commits)."""
+    statement = (
+        update(BankPuzzle)
+        .where(BankPuzzle.id == bank_id, BankPuzzle.used == false())
+        .values(used=True, served_at=utcnow())
+    )
+    return db.changed_rows(session, statement) == 1
+
+
+def draw(session: Session, target: float, within: float = DEFAULT_TOLERANCE) -> BankPuzzle | None:
+    """Claim the unused row nearest the target if one is within ``within`` of it; None otherwise.
+
+    The claim is part of the session's transaction, so it is committed with the game that serves the row (one
+    commit per request) and undone with it. On SQLite the first claim statement also takes the write lock, so
+    the rows read after it cannot be claimed by anyone else before the commit. Without a row, the transaction
+    is rolled back, so that no lock is held while a puzzle is generated.
+    """
+    for _ in range(CLAIM_ROUNDS):
+        near = [bank_id for bank_id, d in nearest_unused(session, target) if abs(d - target) <= within]
+        for bank_id in near:
+            if claim(session, bank_id):
+                return session.get(BankPuzzle, bank_id, populate_existing=True)
+        if not near:
+            break
+    session.rollback()
+    return None
+
+
+def as_isomorph(row: BankPuzzle, seed: int) -> Served:
+    """A bank row served as the isomorph the seed picks (the same transform on puzzle and solution)."""
+    transform = random_isomorph(random.Random(seed))
+    puzzle = format_values(transform.apply(parse_values(row.puzzle)))
+    solution = format_values(transform.apply(parse_values(row.solution)))
+    return Served(puzzle=puzzle, solution=solution, d=row.d, seed=seed, bank_id=row.id)
+
+
+def new_seed() -> int:
+    """A fresh seed that fits a signed 64-bit column."""
+    return random.SystemRandom().randrange(2**63)
+
+
+def serve(session: Session, target: float, *, tolerance: float = DEFAULT_TOLERANCE, budget_s: float = 3.0) -> Served:
+    """A puzzle for a target D: the nearest unused bank row within tolerance, else one generated on demand.
+
+    A bank row's claim is left for the caller to commit, with the game it starts.
+    """
+    row = draw(session, target, tolerance)
+    if row is not None:
+        return as_isomorph(row, new_seed())
+    return _serve_generated(session, target, tolerance, budget_s)
+
+
+def _serve_generated(session: Session, target: float, tolerance: float, budget_s: float) -> Served:
+    """Generate within the budget; on a miss, a bank row at least as close is served instead and the miss banked."""
+    made = generate(target, tolerance, budget_s=budget_s)
+    record = generated_record(made)
+    if not made.hit:
+        closer = draw(session, target, abs(record["d"] - target))
+        if closer is not None:
+            add(session, [record])
+            return as_isomorph(closer, new_seed())
+    add(session, [record], used=True)  # its rating stays known, e.g. for links to it
+    return Served(puzzle=str(made.puzzle), solution=str(made.solution), d=record["d"], seed=made.seed, bank_id=None)
+
+
+def unused_near(session: Session, target: float, tolerance: float = DEFAULT_TOLERANCE) -> int:
+    """How many unused rows are within tolerance of the target."""
+    query = select(func.count()).where(
+        BankPuzzle.used == false(), BankPuzzle.d.between(target - tolerance, target + tolerance)
+    )
+    return session.scalar(query) or 0
+
+
+def unused_count(session: Session) -> int:
+    """How many rows have not been served."""
+    return session.scalar(select(func.count()).where(BankPuzzle.used == false())) or 0
+
+
+def known_d(session: Session, values: Sequence[int]) -> float | None:
+    """D of a puzzle the bank holds in some isomorph, else None."""
+    return session.scalar(select(BankPuzzle.d).where(BankPuzzle.puzzle == format_values(canonical(values))))
+
+
+@dataclass(frozen=True)
+class ZoneCount:
+    """Bank rows of one zone: unused, used, and the D range."""
+
+    label: str
+    unused: int
+    used: int
+    d_min: float
+    d_max: float
+
+    @property
+    def total(self) -> int:
+        """Unused plus used."""
+        return self.unused + self.used
+
+
+def zone_counts(session: Session) -> list[ZoneCount]:
+    """Counts by zone, Easy to Extreme (zones without rows left out)."""
+    used = func.sum(case((BankPuzzle.used, 1), else_=0))
+    query = select(BankPuzzle.label, func.count(), used, func.min(BankPuzzle.d), func.max(BankPuzzle.d))
+    order = [name for name, _ in difficulty.ZONES] + ["Extreme"]
+    rows = [
+        ZoneCount(label, total - (n_used or 0), n_used or 0, low, high)
+        for label, total, n_used, low, high in session.execute(query.group_by(BankPuzzle.label))
+    ]
+    return sorted(rows, key=lambda row: order.index(row.label) if row.label in order else len(order))
+
+
+@dataclass(frozen=True)
+class TopUp:
+    """One background refill: the database, the target D, and how many unused puzzles near it are enough."""
+
+    database_url: str
+    target: float
+    tolerance: float
+    upto: int
+    budget_s: float
+
+    @classmethod
+    def of(cls, app: Flask, target: float) -> TopUp:
+        """The refill of a target with the app's settings."""
+        config = app.config
+        return cls(
+            database_url=config["DATABASE_URL"],
+            target=target,
+            tolerance=float(config["POOL_TOLERANCE"]),
+            upto=int(config["POOL_REFILL_UPTO"]),
+            budget_s=float(config["POOL_REFILL_BUDGET_S"]),
+        )
+
+    @property
+    def time_limit_s(self) -> float:
+        """Seconds after which the child process is stopped (start-up plus every attempt's budget and rating)."""
+        return 60.0 + 2 * self.upto * (self.budget_s + 10.0)
+
+
+def top_up(sessions: sessionmaker[Session], job: TopUp) -> int:
+    """Generate puzzles for the target until enough unused ones are near it (at most 2 * upto tries); how many added."""
+    added = 0
+    for _ in range(2 * job.upto):
+        with sessions() as session:
+            if unused_near(session, job.target, job.tolerance) >= job.upto:
+                break
+        made = generate(job.target, job.tolerance, budget_s=job.budget_s)
+        with sessions() as session:
+            added += add(session, [generated_record(made)])
+    return added
+
+
+def top_up_alone(job: TopUp) -> int:
+    """A refill on an engine of its own (the body of a refill process); how many puzzles it added."""
+    database = db.open_database(job.database_url)
+    try:
+        return top_up(database.sessions, job)
+    finally:
+        database.engine.dispose()
+
+
+def top_up_in_child(job: TopUp) -> int | None:
+    """Run a refill in a fresh ``python -m webapp.refill`` process and wait for it; its exit code (None: stopped).
+
+    Generation is CPU-bound: in a thread of the serving process it would hold the GIL and slow every request. The
+    child shares nothing with this process (no inherited locks or connections) and reads the job on stdin, so a
+    database password never shows in the process list.
+    """
+    try:
+        finished = subprocess.run(
+            [sys.executable, "-m", "webapp.refill"],
+            input=json.dumps(asdict(job)),
+            stdout=subprocess.DEVNULL,
+            text=True,
+            timeout=job.time_limit_s,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    return finished.returncode
+
+
+class Refiller:
+    """Tops the bank up near requested targets, one refill process at a time, from a daemon thread of this process.
+
+    The thread only starts the refill processes and waits for them, so requests never wait for it.
+    """
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.pid = os.getpid()
+        self.lock = threading.Lock()
+        self.pending: list[float] = []
+        self.thread: threading.Thread | None = None
+
+    def request(self, target: float) -> bool:
+        """Queue a target (unless one near it is queued) and start the thread if it is idle; True when queued."""
+        tolerance = float(self.app.config["POOL_TOLERANCE"])
+        with self.lock:
+            if len(self.pending) >= MAX_PENDING or any(abs(t - target) <= tolerance / 2 for t in self.pending):
+                return False
+            self.pending.append(target)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="bank-refill", daemon=True)
+                self.thread.start()
+            return True
+
+    def _run(self) -> None:
+        """Work through the queued targets, then stop."""
+        while True:
+            with self.lock:
+                if not self.pending:
+                    self.thread = None
+                    return
+                target = self.pending[0]
+            try:
+                code = top_up_in_child(TopUp.of(self.app, target))
+                if code != 0:
+                    log.warning("refilling the puzzle bank near D %.2f ended with exit code %s", target, code)
+            except Exception:  # the thread must go on with the other targets
+                log.exception("refilling the puzzle bank near D %.2f failed", target)
+            finally:
+                with self.lock:
+                    self.pending.remove(target)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the queue is done; True when it is (tests and shutdown)."""
+        with self.lock:
+            thread = self.thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.idle
+
+    @property
+    def idle(self) -> bool:
+        """True when no refill is queued or running."""
+        with self.lock:
+            return self.thread is None
+
+
+def refiller(app: Flask) -> Refiller:
+    """This process's refiller (a new one after a fork: threads do not survive it)."""
+    with _RENEWING:
+        current: Refiller = app.extensions[EXTENSION]
+        if current.pid != os.getpid():
+            current = app.extensions[EXTENSION] = Refiller(current.app)  # the app itself, never a proxy of it
+        return current
+
+
+def refill_if_low(app: Flask, session: Session, target: float) -> bool:
+    """Queue a background refill when few unused rows are left near the target; True when queued."""
+    if not app.config["POOL_REFILL"]:
+        return False
+    if unused_near(session, target, float(app.config["POOL_TOLERANCE"])) >= int(app.config["POOL_REFILL_BELOW"]):
+        return False
+    return refiller(app).request(target)
+
+
+def try_rate(values: Sequence[int]) -> BankRecord | str:
+    """The bank row of an outside puzzle, or why it cannot be banked (runs in worker processes too)."""
+    try:
+        return rated_record(values)
+    except NotUnique as error:
+        return str(error)

@@ -1,0 +1,234 @@
+"""``flask pool``: fill the puzzle bank (generated in parallel), import outside puzzles, keep a minimum, count it.
+
+Puzzles are generated or rated in worker processes (``--jobs``); the parent inserts each record as it arrives,
+so a running app can serve it at once. Bad input is one line on stderr each, and the exit code is 2.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+from sqlalchemy import inspect
+
+from sudoku_engine.cli import InputLine, read_inputs
+from sudoku_engine.generate import DEFAULT_TOLERANCE, generate
+from sudoku_engine.grid import InvalidPuzzle, parse_values
+from sudoku_engine.slider import target_for_slider
+from sudoku_engine.solver import warm_up
+
+from . import db, pool
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
+
+EXIT_BAD_INPUT = 2
+DEFAULT_BUDGET_S = 2.0
+ENSURE_HIGH = 80.0  # the default top of ``ensure``: above it generation takes whole budgets (start-up stays quick)
+
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
+Command = Callable[..., None]
+
+pool_cli = AppGroup("pool", help="The puzzle bank: rated puzzles indexed by D, served once each.")
+
+
+@dataclass(frozen=True)
+class GenerateTask:
+    """One puzzle to generate: its slider value, target D, seed and time budget."""
+
+    slider: float
+    target: float
+    seed: int | None
+    budget_s: float
+
+
+def generate_task(task: GenerateTask) -> tuple[pool.BankRecord, bool]:
+    """The bank record of one generated puzzle and whether it hit its target (runs in worker processes)."""
+    made = generate(task.target, DEFAULT_TOLERANCE, seed=task.seed, budget_s=task.budget_s)
+    return pool.generated_record(made), made.hit
+
+
+def rate_task(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, pool.BankRecord | str]:
+    """The bank record of one outside puzzle, or why it cannot be banked (runs in worker processes)."""
+    line, values = item
+    return line, pool.try_rate(values)
+
+
+def mapped(function: Callable[[_In], _Out], items: Iterable[_In], jobs: int) -> Iterator[_Out]:
+    """function over items as they finish, over ``jobs`` worker processes when jobs > 1."""
+    if jobs <= 1:
+        yield from map(function, items)
+        return
+    warm_up()  # compile the solver kernel once, before the workers are forked
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(jobs) as workers:
+        yield from workers.imap_unordered(function, items, chunksize=1)
+
+
+def spread(count: int, low: float, high: float) -> list[float]:
+    """``count`` slider values evenly spaced over [low, high] (the middle one when count is 1)."""
+    if count == 1:
+        return [(low + high) / 2]
+    step = (high - low) / (count - 1)
+    return [low + i * step for i in range(count)]
+
+
+def tasks_for(sliders: list[float], seed: int | None, budget_s: float) -> list[GenerateTask]:
+    """Generation tasks for slider values; puzzle i of a seeded run uses seed ``seed + i``."""
+    return [
+        GenerateTask(slider, target_for_slider(slider), None if seed is None else seed + i, budget_s)
+        for i, slider in enumerate(sliders)
+    ]
+
+
+def require_bank(app: Flask) -> None:
+    """Stop with a clear message when the database has no bank table yet."""
+    if not inspect(db.engine_of(app)).has_table("bank"):
+        raise click.ClickException(f"{db.display_url(app)} has no puzzle bank yet: run `flask init-db` first")
+
+
+def progress_bar(length: int, label: str) -> ProgressBar[int]:
+    """A progress bar on stderr, drawn only when stderr is a terminal."""
+    return click.progressbar(length=length, label=label, file=sys.stderr, hidden=not sys.stderr.isatty())
+
+
+def fill_bank(app: Flask, tasks: list[GenerateTask], jobs: int) -> None:
+    """Generate the tasks over ``jobs`` processes, insert each puzzle as it arrives, and print a summary."""
+    require_bank(app)
+    added = hits = 0
+    sessions = db.sessions_of(app)
+    with progress_bar(len(tasks), "generating") as bar, sessions() as session:
+        for record, hit in mapped(generate_task, tasks, jobs):
+            added += pool.add(session, [record])
+            hits += hit
+            bar.update(1)
+        unused = pool.unused_count(session)
+    click.echo(
+        f"generated {len(tasks)} puzzles ({hits} within {DEFAULT_TOLERANCE} of their target D), "
+        f"added {added} ({len(tasks) - added} already in the bank); the bank holds {unused} unused puzzles"
+    )
+
+
+def check_range(low: float, high: float) -> None:
+    """Refuse a slider range whose low end is above its high end."""
+    if low > high:
+        raise click.BadParameter(f"--low {low:g} is above --high {high:g}", param_hint="'--low'")
+
+
+def generation_options(high: float) -> Callable[[Command], Command]:
+    """The options shared by ``fill`` and ``ensure``: jobs, seed, budget and the slider range."""
+
+    def decorate(command: Command) -> Command:
+        """Attach the options to a command."""
+        options: list[Callable[[Command], Command]] = [
+            click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                         help="Worker processes that generate and rate."),
+            click.option("--seed", type=int, default=None, help="Puzzle i uses seed SEED + i (reproducible runs)."),
+            click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_BUDGET_S,
+                         show_default=True, help="Seconds of generation per puzzle."),
+            click.option("--low", type=click.FloatRange(0, 100), default=0.0, show_default=True,
+                         help="Lowest slider value aimed at."),
+            click.option("--high", type=click.FloatRange(0, 100), default=high, show_default=True,
+                         help="Highest slider value aimed at."),
+        ]
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+@pool_cli.command("fill")
+@click.option("--count", type=click.IntRange(min=1), required=True, help="How many puzzles to generate.")
+@generation_options(high=100.0)
+def fill_command(count: int, jobs: int, seed: int | None, budget: float, low: float, high: float) -> None:
+    """Generate COUNT puzzles aimed at slider values spread evenly over [LOW, HIGH] and add them to the bank."""
+    check_range(low, high)
+    fill_bank(current_app, tasks_for(spread(count, low, high), seed, budget), jobs)
+
+
+@pool_cli.command("ensure")
+@click.option("--min", "minimum", type=click.IntRange(min=0), required=True,
+              help="Fill only up to this many unused puzzles.")
+@generation_options(high=ENSURE_HIGH)
+def ensure_command(minimum: int, jobs: int, seed: int | None, budget: float, low: float, high: float) -> None:
+    """Fill the bank up to MIN unused puzzles, if it holds fewer (quick by default: slider 0 to 80)."""
+    check_range(low, high)
+    require_bank(current_app)
+    with db.sessions_of(current_app)() as session:
+        unused = pool.unused_count(session)
+    if unused >= minimum:
+        click.echo(f"the bank holds {unused} unused puzzles (at least {minimum}): nothing to generate")
+        return
+    fill_bank(current_app, tasks_for(spread(minimum - unused, low, high), seed, budget), jobs)
+
+
+def parsed_lines(path: Path, bad: list[str]) -> Iterator[tuple[InputLine, tuple[int, ...]]]:
+    """The puzzles of a file; each unreadable or invalid line is reported on stderr and noted in ``bad``."""
+    for item in read_inputs([str(path)], sys.stdin):
+        if isinstance(item, str):
+            report(bad, item)
+            continue
+        try:
+            yield item, parse_values(item.text)
+        except InvalidPuzzle as error:
+            report(bad, f"{item.source}:{item.line}: {error}")
+
+
+def report(bad: list[str], message: str) -> None:
+    """One error line on stderr."""
+    bad.append(message)
+    click.echo(f"error: {message}", err=True)
+
+
+@pool_cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes that rate.")
+def import_command(file: Path, jobs: int) -> None:
+    """Rate the puzzles of FILE (.txt: one per line; .tsv: a header, the `puzzle` column or the first) and add them.
+
+    Lines that are not puzzles, or whose puzzle has no solution or several, are reported one per line on stderr;
+    the rest are added, and the exit code is then 2.
+    """
+    app = current_app
+    require_bank(app)
+    bad: list[str] = []
+    items = list(parsed_lines(file, bad))
+    rated = added = 0
+    with progress_bar(len(items), "rating") as bar, db.sessions_of(app)() as session:
+        for line, result in mapped(rate_task, items, jobs):
+            bar.update(1)
+            if isinstance(result, str):
+                report(bad, f"{line.source}:{line.line}: {result}")
+                continue
+            rated += 1
+            added += pool.add(session, [result])
+        unused = pool.unused_count(session)
+    click.echo(
+        f"rated {rated} puzzles, added {added} ({rated - added} already in the bank), {len(bad)} bad lines; "
+        f"the bank holds {unused} unused puzzles"
+    )
+    if bad:
+        click.get_current_context().exit(EXIT_BAD_INPUT)
+
+
+@pool_cli.command("stats")
+def stats_command() -> None:
+    """Count the bank's puzzles by zone: unused, used, total and the D range."""
+    require_bank(current_app)
+    with db.sessions_of(current_app)() as session:
+        counts = pool.zone_counts(session)
+    click.echo(f"{'zone':<8} {'unused':>7} {'used':>6} {'total':>6}  D range")
+    for row in counts:
+        click.echo(f"{row.label:<8} {row.unused:>7} {row.used:>6} {row.total:>6}  {row.d_min:.2f}-{row.d_max:.2f}")
+    unused, used = sum(row.unused for row in counts), sum(row.used for row in counts)
+    click.echo(f"{'all':<8} {unused:>7} {used:>6} {unused + used:>6}")
