@@ -33,9 +33,6 @@ from .rating import Rating, rate, rate_trace, step_se
 from .solver import is_unique
 from .techniques import CATALOGUE
 
-MIN_SLIDER_GIVENS = 46  # givens kept at slider 0: mostly naked and hidden singles
-MAX_SLIDER_GIVENS = 17  # the fewest givens a unique puzzle can have; the dig stops at minimality first
-
 
 @dataclass(frozen=True)
 class Generated:
@@ -94,14 +91,6 @@ def dig_holes(
 def dig_path(solution: Grid, rng: random.Random, symmetric: bool = True) -> list[tuple[int, ...]]:
     """Every puzzle a dig to local minimality passes through, most givens first (all unique)."""
     return list(_dig(solution, rng, symmetric, 0))
-
-
-def givens_for_slider(slider: float) -> int:
-    """Givens the dig keeps for a slider value 0..100: linear from 46 (easy) down to 17 (dig to minimal)."""
-    if not 0 <= slider <= 100:
-        raise ValueError(f"slider must be between 0 and 100, not {slider}")
-    span = MIN_SLIDER_GIVENS - MAX_SLIDER_GIVENS
-    return round(MIN_SLIDER_GIVENS - span * slider / 100)
 
 
 def generate_puzzle(seed: int | None = None, givens: int | None = None, symmetric: bool = True) -> Generated:

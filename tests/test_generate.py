@@ -9,12 +9,9 @@ from corpus_data import corpus_file, read_puzzles
 
 from sudoku_engine import difficulty, solver
 from sudoku_engine.generate import (
-    MAX_SLIDER_GIVENS,
-    MIN_SLIDER_GIVENS,
     dig_holes,
     generate,
     generate_puzzle,
-    givens_for_slider,
     random_full_grid,
     staged_se_like,
 )
@@ -87,19 +84,6 @@ def test_dig_holes_keeps_the_solution():
     puzzle = dig_holes(full, rng, symmetric=False)
     assert is_valid_solution(puzzle.values, full.values)
     assert solver.solve(puzzle) == full
-
-
-def test_slider_maps_monotonically_onto_givens():
-    values = [givens_for_slider(s) for s in range(101)]
-    assert values[0] == MIN_SLIDER_GIVENS and values[-1] == MAX_SLIDER_GIVENS
-    assert all(a >= b for a, b in zip(values, values[1:]))
-    assert givens_for_slider(37.5) in range(MAX_SLIDER_GIVENS, MIN_SLIDER_GIVENS + 1)
-
-
-@pytest.mark.parametrize("bad", [-1, 100.5, float("nan")])
-def test_slider_out_of_range_is_refused(bad):
-    with pytest.raises(ValueError, match="slider"):
-        givens_for_slider(bad)
 
 
 @pytest.mark.parametrize("bad", [16, 82])
