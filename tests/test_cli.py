@@ -93,6 +93,15 @@ def test_generate_jsonl_is_unique_and_reproducible(capsys, monkeypatch):
     assert solved == ["1", "1", "1"]
 
 
+def test_generate_over_two_processes_gives_the_same_puzzles_in_order(capsys, monkeypatch):
+    argv = ["generate", "--count", "4", "--seed", "21", "--target", "2.6", "--jsonl", "--budget", "10"]
+    _, alone, _ = run(capsys, monkeypatch, argv)
+    _, shared, _ = run(capsys, monkeypatch, [*argv, "--jobs", "2"])
+    strip = [{k: v for k, v in json.loads(line).items() if k not in ("ms",)} for line in alone]
+    assert [{k: v for k, v in json.loads(line).items() if k not in ("ms",)} for line in shared] == strip
+    assert [r["seed"] for r in strip] == [21, 22, 23, 24] and all(r["hit"] for r in strip)
+
+
 def test_generate_with_givens(capsys, monkeypatch):
     _, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "3", "--givens", "40", "--jsonl"])
     assert json.loads(out[0])["givens"] == 40
