@@ -254,10 +254,7 @@ def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _slider(text: str) -> float:
     """A slider value 0..100 from the command line."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _number(text)
     if not 0 <= value <= 100:
         raise argparse.ArgumentTypeError(f"slider must be between 0 and 100, not {text}")
     return value
