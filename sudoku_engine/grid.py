@@ -136,17 +136,20 @@ def find_conflict(values: Sequence[int]) -> tuple[Digit, Cell, Cell, int] | None
     return None
 
 
+def check_no_conflict(values: Sequence[int]) -> None:
+    """Raise InvalidPuzzle naming the first two equal digits in one unit, if there are any."""
+    conflict = find_conflict(values)
+    if conflict is not None:
+        digit, first, second, unit = conflict
+        raise InvalidPuzzle(f"two {digit}s in {unit_name(unit)}: {cell_name(first)} and {cell_name(second)}")
+
+
 def parse_values(text: str) -> Values:
     """Parse puzzle text into 81 values (0 = blank), or raise InvalidPuzzle saying what and where."""
     values = _cells_from_text(text)
     if len(values) != 81:
         raise InvalidPuzzle(f"wrong length: {len(values)} cells, expected 81")
-    conflict = find_conflict(values)
-    if conflict is not None:
-        digit, first, second, unit = conflict
-        raise InvalidPuzzle(
-            f"two {digit}s in {unit_name(unit)}: {cell_name(first)} and {cell_name(second)}"
-        )
+    check_no_conflict(values)
     return tuple(values)
 
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from . import _search_py
-from .grid import Grid, InvalidPuzzle, parse_values
+from .grid import Grid, InvalidPuzzle, check_no_conflict, parse_values
 
 PuzzleLike = Grid | str | Sequence[int]
 _Counter = Callable[[Sequence[int], int], tuple[int, "list[int] | None"]]
@@ -95,6 +95,13 @@ def as_values(puzzle: PuzzleLike) -> tuple[int, ...]:
     values = tuple(int(v) for v in puzzle)
     if len(values) != 81 or any(not 0 <= v <= 9 for v in values):
         raise InvalidPuzzle("a puzzle is 81 values, each 0 (empty) or a digit 1..9")
+    return values
+
+
+def checked_values(puzzle: PuzzleLike) -> tuple[int, ...]:
+    """The 81 values of a puzzle, or InvalidPuzzle for bad text, a bad length or two equal digits in a unit."""
+    values = as_values(puzzle)
+    check_no_conflict(values)
     return values
 
 

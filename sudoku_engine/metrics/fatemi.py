@@ -39,8 +39,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..grid import ALL_CANDIDATES, PEERS, SINGLE_DIGIT, Grid, InvalidPuzzle, bit, cell_name, find_conflict, unit_name
-from ..solver import PuzzleLike, as_values
+from ..grid import ALL_CANDIDATES, PEERS, SINGLE_DIGIT, Grid, InvalidPuzzle, bit
+from ..solver import PuzzleLike, checked_values
 
 DEFAULT_RUNS = 10
 DEFAULT_CAP = 20_000
@@ -117,16 +117,6 @@ def _split(domains: list[int], cell: int) -> list[list[int]]:
     return children
 
 
-def _checked_values(puzzle: PuzzleLike) -> tuple[int, ...]:
-    """The 81 values of a puzzle, or InvalidPuzzle for bad text, a bad length or two equal digits in a unit."""
-    values = as_values(puzzle)
-    conflict = find_conflict(values)
-    if conflict is not None:
-        digit, first, second, unit = conflict
-        raise InvalidPuzzle(f"two {digit}s in {unit_name(unit)}: {cell_name(first)} and {cell_name(second)}")
-    return values
-
-
 def one_run(values: Sequence[int], rng: random.Random, cap: int = DEFAULT_CAP) -> Run:
     """One depth-first search with arc consistency at every node, the split variables drawn from ``rng``."""
     if cap < 1:
@@ -160,7 +150,7 @@ def call_count(puzzle: PuzzleLike, runs: int = DEFAULT_RUNS, seed: int = 0, cap:
     """
     if runs < 1:
         raise ValueError("runs must be at least 1")
-    values = _checked_values(puzzle)
+    values = checked_values(puzzle)
     rng = random.Random(seed)
     counts: list[int] = []
     capped = False

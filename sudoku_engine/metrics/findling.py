@@ -48,11 +48,8 @@ from ..grid import (
     Grid,
     InvalidPuzzle,
     bit,
-    cell_name,
-    find_conflict,
-    unit_name,
 )
-from ..solver import PuzzleLike, as_values
+from ..solver import PuzzleLike, checked_values
 
 DEFAULT_CAP = 100_000
 
@@ -186,21 +183,11 @@ class _Search:
         return self.first_empty() < 0 and not self.dead
 
 
-def _checked_values(puzzle: PuzzleLike) -> tuple[int, ...]:
-    """The 81 values of a puzzle, or InvalidPuzzle for bad text, a bad length or two equal digits in a unit."""
-    values = as_values(puzzle)
-    conflict = find_conflict(values)
-    if conflict is not None:
-        digit, first, second, unit = conflict
-        raise InvalidPuzzle(f"two {digit}s in {unit_name(unit)}: {cell_name(first)} and {cell_name(second)}")
-    return values
-
-
 def findling(puzzle: PuzzleLike, cap: int = DEFAULT_CAP) -> Findling:
     """Solve by singles, first-cell guessing and chronological backtracking; count the paper's steps."""
     if cap < 1:
         raise ValueError("cap must be at least 1")
-    search = _Search(_checked_values(puzzle))
+    search = _Search(checked_values(puzzle))
     solved = search.run(cap)
     return Findling(
         logic=search.logic,
