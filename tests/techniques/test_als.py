@@ -8,19 +8,15 @@ reopened and pencil-marked as a player might, wider than the placed digits allow
 from __future__ import annotations
 
 import csv
-from collections import Counter
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of
+from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of, valid_steps_along_basic_solves
 
-from sudoku_engine import logic
 from sudoku_engine.board import Board, Step
 from sudoku_engine.grid import bit, parse_cell
-from sudoku_engine.techniques import CATALOGUE
 
 ALS_IDS = ("als_xz", "als_xy_wing", "als_chain", "sue_de_coq")
-BASIC = [t.id for t in CATALOGUE if t.module in ("singles", "intersections", "subsets", "last_resort")]
 
 SOLVED = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 
@@ -234,12 +230,5 @@ def _corpus_sample() -> list[str]:
 
 @pytest.mark.corpus
 def test_every_step_on_basic_traces_is_valid() -> None:
-    fired: Counter[str] = Counter()
-    for puzzle in _corpus_sample():
-        board = Board.from_grid(puzzle)
-        solution = solution_of(board)
-        for basic_step in logic.solve(puzzle, allow=BASIC).steps:
-            for technique_id in ALS_IDS:
-                fired[technique_id] += assert_steps_valid(find_all(technique_id, board), solution)
-            board.apply(basic_step)
+    fired = valid_steps_along_basic_solves(_corpus_sample(), ALS_IDS)
     assert all(fired[t] >= 3 for t in ALS_IDS), fired

@@ -10,15 +10,13 @@ import re
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, find_all, solution_of
+from technique_support import assert_steps_valid, find_all, solution_of, valid_steps_along_basic_solves
 
-from sudoku_engine import logic
 from sudoku_engine.board import Board
 from sudoku_engine.grid import parse_cell
-from sudoku_engine.techniques import CATALOGUE, technique
+from sudoku_engine.techniques import technique
 
 CHAIN_IDS = ("x_chain", "xy_chain", "nice_loop", "grouped_nice_loop")
-BASIC_IDS = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
 
 # 3...9.75..1..8...9.74......1...62....4.3.8.1....94...7......84.5...3..7..68.1...3 after the basics.
 X_CHAIN_GRID = """
@@ -232,13 +230,5 @@ def test_chains_valid_on_corpus_positions() -> None:
     """Along basic-family traces of hard puzzles, every chain step agrees with the solution."""
     puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::73][:14]
     puzzles += read_puzzles(corpus_file("tdoku_forum_hardest_1905_11plus_even.txt"))[::997][:8]
-    fired = dict.fromkeys(CHAIN_IDS, 0)
-    for puzzle in puzzles:
-        board = Board.from_grid(puzzle)
-        solution = solution_of(board)
-        for step in logic.solve(puzzle, allow=BASIC_IDS).steps:
-            for technique_id in CHAIN_IDS:
-                found = find_all(technique_id, board)
-                fired[technique_id] += assert_steps_valid(found, solution)
-            board.apply(step)
+    fired = valid_steps_along_basic_solves(puzzles, CHAIN_IDS)
     assert all(count >= 5 for count in fired.values()), fired

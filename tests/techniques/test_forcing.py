@@ -10,15 +10,14 @@ import random
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, find_all, solution_of
+from technique_support import BASIC, assert_steps_valid, find_all, solution_of, valid_steps_along_basic_solves
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board
 from sudoku_engine.grid import UNITS, bit, digits_of, parse_cell
-from sudoku_engine.techniques import CATALOGUE, forcing, technique
+from sudoku_engine.techniques import forcing, technique
 
 FORCING_IDS = ("forcing_chain", "forcing_net")
-BASIC_IDS = [t.id for t in CATALOGUE if t.family in ("singles", "intersections", "subsets", "last_resort")]
 
 # 97.3.6.428.5...1.9....5....2.7...3.4.1..2..8.4..738..1...9.5............1..847..3 after the basics.
 CONTRADICTION_GRID = """
@@ -229,7 +228,7 @@ def test_first_step_alone_on_corpus_positions() -> None:
     puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::487][:3]
     for puzzle in puzzles:
         board = Board.from_grid(puzzle)
-        for step in logic.solve(puzzle, allow=BASIC_IDS).steps:
+        for step in logic.solve(puzzle, allow=BASIC).steps:
             for technique_id in FORCING_IDS:
                 steps = find_all(technique_id, board)
                 assert next(technique(technique_id).find(board), None) == (steps[0] if steps else None)
@@ -241,12 +240,5 @@ def test_forcing_valid_on_corpus_positions() -> None:
     """Along basic-family traces of hard puzzles, every forcing step agrees with the solution."""
     puzzles = read_puzzles(corpus_file("magictour_top1465.txt"))[::211][:3]
     puzzles += read_puzzles(corpus_file("tdoku_forum_hardest_1905_11plus_even.txt"))[::2999][:3]
-    fired = dict.fromkeys(FORCING_IDS, 0)
-    for puzzle in puzzles:
-        board = Board.from_grid(puzzle)
-        solution = solution_of(board)
-        for step in logic.solve(puzzle, allow=BASIC_IDS).steps:
-            for technique_id in FORCING_IDS:
-                fired[technique_id] += assert_steps_valid(find_all(technique_id, board), solution)
-            board.apply(step)
+    fired = valid_steps_along_basic_solves(puzzles, FORCING_IDS)
     assert all(count >= 5 for count in fired.values()), fired
