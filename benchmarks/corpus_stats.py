@@ -30,6 +30,14 @@ def read_txt(name: str, limit: int | None = None) -> list[str]:
     return [line.strip() for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()][:limit]
 
 
+def spread(items: Sequence[str], count: int) -> list[str]:
+    """``count`` items taken evenly across a list (all of it when count is 0 or too large)."""
+    if count <= 0 or count >= len(items):
+        return list(items)
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
+
+
 def average_ranks(values: Sequence[float]) -> list[float]:
     """Ranks 1..n, ties sharing their average rank."""
     order = sorted(range(len(values)), key=lambda i: values[i])

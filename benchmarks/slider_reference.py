@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
-from corpus_stats import read_tsv
+from corpus_stats import read_tsv, spread
 
 from sudoku_engine import difficulty, solver
 from sudoku_engine.rating import NotUnique, rate
@@ -38,14 +38,6 @@ HARDEST = (("forum_hardest_1106_rated.tsv", 125), ("ph1910_sample_even.tsv", 100
 ZONE_UNITS = 19  # slider units per zone in the first part (5 zones: 0-95)
 TIMEOUT_S = 30.0
 ZONE_NAMES = (*(name for name, _ in difficulty.ZONES), "Extreme")
-
-
-def spread(rows: Sequence[str], count: int) -> list[str]:
-    """``count`` rows evenly spread over a list (the files are sorted by grade)."""
-    if count >= len(rows):
-        return list(rows)
-    step = len(rows) / count
-    return [rows[int(i * step)] for i in range(count)]
 
 
 def _d(puzzle: str) -> float | None:

@@ -26,10 +26,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, for the shared corpus_stats
+from corpus_stats import spread  # noqa: E402
 
 from sudoku_engine.metrics import chen
 
@@ -48,14 +52,6 @@ def read_column(name: str, column: str = "puzzle") -> list[dict[str, str]]:
         return [{"puzzle": line.strip()} for line in lines if line.strip()]
     header = lines[0].split("\t")
     return [dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip()]
-
-
-def spread(items: Sequence[str], count: int) -> list[str]:
-    """``count`` items taken evenly across a list (all of it when count is 0 or too large)."""
-    if count <= 0 or count >= len(items):
-        return list(items)
-    step = len(items) / count
-    return [items[int(i * step)] for i in range(count)]
 
 
 def famous(name: str) -> str:
