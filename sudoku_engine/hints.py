@@ -124,20 +124,24 @@ def easiest_step(board: Board) -> Step | None:
     return None
 
 
-def _step_cells(step: Step) -> tuple[Cell, ...]:
+def step_cells(step: Step) -> tuple[Cell, ...]:
     """The cells a step is about: its pattern, else the cells it fills."""
     return step.cause_cells() or tuple(c for c, _ in step.placements)
 
 
+def area_units(step: Step) -> tuple[int, ...]:
+    """The houses rung 2 points at: the step's own, or the box of its first cell."""
+    return step.units or (UNITS_OF[step_cells(step)[0]][2],)
+
+
 def _area(step: Step) -> str:
     """Rung 2: the houses of the step, or the box of its first cell."""
-    units = step.units or (UNITS_OF[_step_cells(step)[0]][2],)
-    return "Look at " + " and ".join(unit_name(u) for u in units) + "."
+    return "Look at " + " and ".join(unit_name(u) for u in area_units(step)) + "."
 
 
 def _focus(step: Step) -> str:
     """Rung 3: the cells and digits the step is about."""
-    cells = _step_cells(step)
+    cells = step_cells(step)
     digits = sorted({d for _, d in step.placements} | {d for _, d in step.eliminations})
     noun = "digit" if len(digits) == 1 else "digits"
     return f"Focus on {names(cells)} and {noun} {digit_list(digits)}."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-HANDLED_CODES = (400, 404, 405, 409, 422, 500)
+HANDLED_CODES = (400, 404, 405, 409, 422, 500, 503)
 TITLES = {
     400: "Bad request",
     404: "Not found",
@@ -13,6 +13,7 @@ TITLES = {
     409: "Conflict",
     422: "Cannot use this puzzle",
     500: "Something went wrong",
+    503: "Busy",
 }
 SERVER_ERROR_MESSAGE = "The server hit an unexpected error. Please try again in a moment."
 

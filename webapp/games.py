@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+import secrets
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import String, func, update
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
-from sudoku_engine import difficulty
+from sudoku_engine import difficulty, logic
 from sudoku_engine.generate import DEFAULT_TOLERANCE
 from sudoku_engine.grid import Grid, cell_name, is_valid_solution
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import solve_count
+from sudoku_engine.techniques import BY_ID, CATALOGUE
 
-from . import pool
-from .db import changed_rows
+from . import playstate, pool
 from .models import EMPTY_ENTRIES, Event, Game, utcnow
+from .playstate import ActionRefused, Change, PlayState
 
 LINK_RATING_TIMEOUT_S = 1.0
+RETRIES = 5  # attempts of one change when concurrent requests on the same game keep winning the race
 
 
 class PuzzleRejected(ValueError):
@@ -34,28 +42,12 @@ class GameFinished(ValueError):
     """An attempt to change a game that is already solved."""
 
 
-@dataclass(frozen=True)
-class CellView:
-    """What the board shows in one cell."""
+class GamePaused(ValueError):
+    """An attempt to change a game while it is paused."""
 
-    cell: int
-    digit: int
-    given: bool
 
-    @property
-    def name(self) -> str:
-        """The cell's name, r1c1..r9c9."""
-        return cell_name(self.cell)
-
-    @property
-    def row(self) -> int:
-        """Row index 0..8."""
-        return self.cell // 9
-
-    @property
-    def col(self) -> int:
-        """Column index 0..8."""
-        return self.cell % 9
+class GameBusy(RuntimeError):
+    """Concurrent requests on one game kept conflicting."""
 
 
 @dataclass(frozen=True)
@@ -135,16 +127,25 @@ def get_game(session: Session, game_id: str) -> Game | None:
     return session.get(Game, game_id)
 
 
-def record_show(session: Session, game: Game) -> None:
-    """Note the first display of a game: its start time and a 'show' event (once, even under races)."""
-    if game.first_shown_at is not None:
-        return
-    now = utcnow()
-    first = update(Game).where(Game.id == game.id, Game.first_shown_at.is_(None)).values(first_shown_at=now)
-    if changed_rows(session, first) == 1:
-        session.add(Event(game_id=game.id, kind="show", server_time=now))
-    session.commit()
-    session.refresh(game)
+def open_view(session: Session, game: Game) -> str:
+    """A page shows the game: start the clock on the first view, end a pause made by hiding or leaving the page.
+
+    Returns the new view's id; only the latest view may pause the game by being hidden, so a reloaded or
+    replaced page that reports itself hidden afterwards changes nothing.
+    """
+    view = secrets.token_urlsafe(12)
+
+    def work(now: datetime) -> Outcome:
+        if game.first_shown_at is None:
+            game.first_shown_at = now
+            log_event(session, game, now, "show", None, None)
+        if game.paused_at is not None and game.pause_reason == "hidden":
+            _resume(session, game, now, None, None, "shown")
+        game.view = view
+        return Outcome()
+
+    run_once(session, game, None, work)
+    return view
 
 
 def position(game: Game) -> str:
@@ -152,40 +153,248 @@ def position(game: Game) -> str:
     return "".join(g if g != "." else e for g, e in zip(game.puzzle, game.entries, strict=True))
 
 
-def board(game: Game) -> list[CellView]:
-    """The 81 cells as the board shows them."""
-    return [cell_view(game, cell) for cell in range(81)]
+def state_of(game: Game) -> PlayState:
+    """The game's play state: givens, digits, marks and undo history."""
+    return PlayState(
+        givens=tuple(0 if ch == "." else int(ch) for ch in game.puzzle),
+        entries=[0 if ch == "." else int(ch) for ch in game.entries],
+        corner=list(game.corner or [0] * 81),
+        centre=list(game.centre or [0] * 81),
+        history=[list(action) for action in game.history or []],
+        undo_depth=game.undo_depth,
+    )
 
 
-def cell_view(game: Game, cell: int) -> CellView:
-    """One cell as the board shows it."""
-    given = game.puzzle[cell] != "."
-    char = game.puzzle[cell] if given else game.entries[cell]
-    return CellView(cell=cell, digit=0 if char == "." else int(char), given=given)
+def store_state(game: Game, state: PlayState) -> None:
+    """Write a play state back to the game row (new lists, so the ORM sees the change)."""
+    game.entries = "".join(str(d) if d else "." for d in state.entries)
+    game.corner = list(state.corner)
+    game.centre = list(state.centre)
+    game.history = [list(action) for action in state.history]
+    game.undo_depth = state.undo_depth
+
+
+@dataclass(frozen=True)
+class Action:
+    """One request to change the board: a digit, a mark, a clear, auto-candidates, undo or redo."""
+
+    kind: str  # digit, corner, centre, clear, autofill, undo, redo
+    cell: int | None = None
+    digit: int = 0
+
+
+ACTION_KINDS = ("digit", "corner", "centre", "clear", "autofill", "undo", "redo")
+
+
+def _changed(state: PlayState, action: Action) -> Change:
+    """Apply an action to the play state; ActionRefused says why it cannot be done."""
+    kind, cell = action.kind, action.cell
+    if kind == "undo":
+        return state.undo()
+    if kind == "redo":
+        return state.redo()
+    if kind == "autofill":
+        return playstate.autofill(state)
+    if cell is None:
+        raise ActionRefused(f"a {kind} action needs a cell")
+    if kind == "digit":
+        return playstate.place(state, cell, action.digit)
+    if kind == "clear":
+        return playstate.clear(state, cell)
+    return playstate.toggle_mark(state, cell, action.digit, kind)
+
+
+def _event_kind(action: Action, change: Change) -> str:
+    """The event name of an applied action (a digit that cleared its cell is a 'clear')."""
+    if action.kind == "digit":
+        cell = action.cell
+        return "enter" if any(c == cell and after[0] for c, _b, after in change.cells) else "clear"
+    if action.kind in ("corner", "centre"):
+        return "mark"
+    return action.kind
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: whether it solved the puzzle, what to announce, and whether it was a repeat."""
+
+    solved: bool = False
+    announce: str = ""
+    repeated: bool = False
+
+
+def check_open(game: Game) -> None:
+    """Refuse changes to a finished or paused game."""
+    if game.completed_at is not None:
+        raise GameFinished("This puzzle is already solved; its cells can no longer be changed.")
+    if game.paused_at is not None:
+        raise GamePaused("The game is paused: resume it to go on.")
+
+
+def _seen(session: Session, game: Game, key: str | None) -> bool:
+    """True when an event with this idempotency key is already stored for the game."""
+    if key is None:
+        return False
+    found = session.scalar(select(Event.id).where(Event.game_id == game.id, Event.key == key))
+    return found is not None
+
+
+def run_once(session: Session, game: Game, key: str | None, work: Callable[[datetime], Outcome]) -> Outcome:
+    """Run ``work`` on the game and commit, once per idempotency key, retrying when another request won a race."""
+    for _attempt in range(RETRIES):
+        if _seen(session, game, key):
+            return Outcome(repeated=True)
+        try:
+            outcome = work(utcnow())
+            session.commit()
+            return outcome
+        except StaleDataError:
+            session.rollback()
+            session.refresh(game)
+        except IntegrityError:
+            session.rollback()
+            session.refresh(game)
+            if _seen(session, game, key):
+                return Outcome(repeated=True)
+            raise
+    raise GameBusy("The game is being changed from elsewhere; try again.")
+
+
+def act(
+    session: Session, game: Game, action: Action, client_ms: float | None = None, key: str | None = None
+) -> Outcome:
+    """Apply a board action, log it as one event and check for completion."""
+
+    def work(now: datetime) -> Outcome:
+        check_open(game)
+        state = state_of(game)
+        change = _changed(state, action)
+        store_state(game, state)
+        kind = _event_kind(action, change)
+        wrong = kind == "enter" and action.cell is not None and int(game.solution[action.cell]) != action.digit
+        if wrong:
+            game.mistakes += 1
+        detail = {"change": change.as_json()} if action.kind in ("undo", "redo", "autofill") else None
+        mode = action.kind if action.kind in playstate.MARK_KINDS else "digit"
+        log_event(session, game, now, kind, client_ms, key, cell=action.cell, digit=action.digit or None, mode=mode,
+             detail=detail)
+        solved = complete_if_solved(session, game, now)
+        return Outcome(solved=solved, announce=announcement(kind, action, change, state))
+
+    return run_once(session, game, key, work)
+
+
+def log_event(
+    session: Session,
+    game: Game,
+    now: datetime,
+    kind: str,
+    client_ms: float | None,
+    key: str | None,
+    **fields: Any,
+) -> None:
+    """Add one event row for the game."""
+    session.add(Event(game_id=game.id, kind=kind, server_time=now, client_ms=client_ms, key=key, **fields))
+
+
+def announcement(kind: str, action: Action, change: Change, state: PlayState) -> str:
+    """The sentence the page's live region reads out after an action."""
+    if kind == "enter" and action.cell is not None:
+        text = f"{action.digit} in row {action.cell // 9 + 1}, column {action.cell % 9 + 1}."
+        if action.cell in playstate.conflicts(state.values()):
+            text += f" Conflict: another {action.digit} shares a row, column or box."
+        return text
+    if kind == "clear" and action.cell is not None:
+        return f"Row {action.cell // 9 + 1}, column {action.cell % 9 + 1} cleared."
+    if kind == "mark":
+        return ""
+    count = len(change.cells)
+    names = {"autofill": "Candidates filled in", "undo": "Undone", "redo": "Redone"}
+    return f"{names[kind]}: {count} cell{'s' if count != 1 else ''} changed." if kind in names else ""
 
 
 def enter(session: Session, game: Game, cell: int, digit: int, client_ms: float | None) -> bool:
     """Put a digit (0 clears) in a cell and log it; True when this entry solved the puzzle."""
     if game.puzzle[cell] != ".":
         raise GivenCell(f"{cell_name(cell)} is a given and cannot be changed.")
-    if game.completed_at is not None:
-        raise GameFinished("This puzzle is already solved; its cells can no longer be changed.")
-    now = utcnow()
-    # One UPDATE per entry, so concurrent entries in other cells never overwrite each other.
-    new_entries = func.substr(Game.entries, 1, cell, type_=String) + (str(digit) if digit else ".")
-    new_entries = new_entries + func.substr(Game.entries, cell + 2, type_=String)
-    change = update(Game).where(Game.id == game.id, Game.completed_at.is_(None)).values(entries=new_entries)
-    if changed_rows(session, change) != 1:
-        session.rollback()
-        raise GameFinished("This puzzle is already solved; its cells can no longer be changed.")
-    kind = "enter" if digit else "clear"
-    session.add(Event(game_id=game.id, kind=kind, cell=cell, digit=digit or None, client_ms=client_ms, server_time=now))
-    session.flush()
-    session.refresh(game)
-    solved = _complete_if_solved(session, game, now)
-    session.commit()
-    session.refresh(game)
-    return solved
+    action = Action("digit", cell, digit) if digit else Action("clear", cell)
+    return act(session, game, action, client_ms).solved
+
+
+def pause(
+    session: Session,
+    game: Game,
+    reason: str,
+    client_ms: float | None = None,
+    key: str | None = None,
+    view: str | None = None,
+) -> Outcome:
+    """Pause: the board hides and the clock stops. ``reason`` 'button', or 'hidden' (from page ``view``)."""
+
+    def work(now: datetime) -> Outcome:
+        if game.completed_at is not None or game.paused_at is not None:
+            return Outcome()
+        if reason == "hidden" and view != game.view:
+            return Outcome()  # a page that is no longer the game's latest view
+        game.paused_at = now
+        game.pause_reason = reason
+        log_event(session, game, now, "pause", client_ms, key, detail={"reason": reason})
+        return Outcome(announce="Paused. The board is hidden until you resume.")
+
+    return run_once(session, game, key, work)
+
+
+def resume(session: Session, game: Game, client_ms: float | None = None, key: str | None = None) -> Outcome:
+    """Resume a paused game; the paused interval is added to the paused time."""
+
+    def work(now: datetime) -> Outcome:
+        if game.completed_at is not None or game.paused_at is None:
+            return Outcome()
+        _resume(session, game, now, client_ms, key, "button")
+        return Outcome(announce="Resumed.")
+
+    return run_once(session, game, key, work)
+
+
+def _resume(session: Session, game: Game, now: datetime, client_ms: float | None, key: str | None, how: str) -> None:
+    """End the current pause and log it with its length."""
+    assert game.paused_at is not None
+    interval = max(0.0, (now - game.paused_at).total_seconds())
+    game.paused_seconds += interval
+    game.paused_at = None
+    game.pause_reason = None
+    log_event(session, game, now, "resume", client_ms, key, detail={"paused_s": round(interval, 3), "by": how})
+
+
+def set_checking(
+    session: Session, game: Game, on: bool, client_ms: float | None = None, key: str | None = None
+) -> Outcome:
+    """Turn mistake checking on or off (a logged setting)."""
+
+    def work(now: datetime) -> Outcome:
+        if game.check_mistakes == on:
+            return Outcome()
+        game.check_mistakes = on
+        log_event(session, game, now, "check", client_ms, key, detail={"on": on})
+        wrong = len(wrong_cells(game))
+        told = f" {wrong} wrong digit{'s' if wrong != 1 else ''} marked." if on else ""
+        return Outcome(announce=f"Mistake checking {'on' if on else 'off'}.{told}")
+
+    return run_once(session, game, key, work)
+
+
+def wrong_cells(game: Game) -> set[int]:
+    """Cells whose digit differs from the solution."""
+    return {c for c, ch in enumerate(game.entries) if ch != "." and ch != game.solution[c]}
+
+
+def active_seconds(game: Game, now: datetime | None = None) -> float:
+    """Time on task so far: from first display to completion (or now), minus paused time."""
+    if game.completed_at is not None and game.solve_seconds is not None:
+        return game.solve_seconds
+    started = game.first_shown_at or game.created_at
+    end = game.paused_at or now or utcnow()
+    return max(0.0, (end - started).total_seconds() - game.paused_seconds)
 
 
 def is_solved(game: Game) -> bool:
@@ -196,20 +405,41 @@ def is_solved(game: Game) -> bool:
     return is_valid_solution(givens, values) and current == game.solution
 
 
-def _complete_if_solved(session: Session, game: Game, now: datetime) -> bool:
+def complete_if_solved(session: Session, game: Game, now: datetime) -> bool:
     """Mark the game completed with its solve time and a 'complete' event, if the position solves it."""
-    if not is_solved(game):
+    if game.completed_at is not None or not is_solved(game):
         return False
-    started = game.first_shown_at or game.created_at
-    complete = (
-        update(Game)
-        .where(Game.id == game.id, Game.completed_at.is_(None))
-        .values(completed_at=now, solve_seconds=(now - started).total_seconds())
-    )
-    if changed_rows(session, complete) != 1:
-        return False
+    game.solve_seconds = active_seconds(game, now)
+    game.completed_at = now
+    game.hint = None
     session.add(Event(game_id=game.id, kind="complete", server_time=now))
     return True
+
+
+def hints_by_rung(session: Session, game: Game) -> list[int]:
+    """How many hint rungs of each level (1-4) the player revealed."""
+    counts = [0, 0, 0, 0]
+    rows = session.execute(
+        select(Event.rung, func.count()).where(Event.game_id == game.id, Event.kind == "hint").group_by(Event.rung)
+    )
+    for rung, count in rows:
+        if rung is not None and 1 <= rung <= 4:
+            counts[rung - 1] = count
+    return counts
+
+
+def techniques_needed(session: Session, game: Game) -> list[tuple[str, int]]:
+    """The techniques the logic solver uses on the puzzle, easiest first, with counts (computed once, kept)."""
+    if game.techniques is None:
+        counts = Counter(step.technique for step in logic.solve(game.puzzle).steps)
+        game.techniques = dict(counts)
+        try:
+            session.commit()
+        except StaleDataError:
+            session.rollback()
+    order = {t.id: i for i, t in enumerate(CATALOGUE)}
+    found = sorted((game.techniques or {}).items(), key=lambda item: order.get(item[0], len(order)))
+    return [(BY_ID[t].name if t in BY_ID else t, n) for t, n in found]
 
 
 def format_duration(seconds: float) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Double,
     ForeignKey,
     Index,
+    Integer,
     MetaData,
     String,
     TypeDecorator,
@@ -93,6 +94,24 @@ class Game(Base):
     first_shown_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     solve_seconds: Mapped[float | None] = mapped_column(Double)
+    # Play state (webapp.playstate): marks as lists of 81 masks (None: none yet), the undo history, pauses.
+    corner: Mapped[list[int] | None] = mapped_column(JSON)
+    centre: Mapped[list[int] | None] = mapped_column(JSON)
+    history: Mapped[list[list[list[int]]] | None] = mapped_column(JSON)
+    undo_depth: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    paused_seconds: Mapped[float] = mapped_column(Double, default=0.0, server_default="0")
+    pause_reason: Mapped[str | None] = mapped_column(String(16))
+    # The latest page view of the game: a page that was replaced (reload, another tab) cannot pause it.
+    view: Mapped[str | None] = mapped_column(String(32))
+    check_mistakes: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    mistakes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    hint: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    techniques: Mapped[dict[str, int] | None] = mapped_column(JSON)
+
+    # Every write checks the version it read, so concurrent requests on one game never overwrite each other.
+    __mapper_args__ = {"version_id_col": version}
 
     events: Mapped[list[Event]] = relationship(
         back_populates="game", order_by="Event.id", cascade="all, delete-orphan", passive_deletes=True
@@ -103,6 +122,7 @@ class Event(Base):
     """One thing that happened in a game, stamped with server time and the client's clock offset."""
 
     __tablename__ = "events"
+    __table_args__ = (Index("uq_events_game_id_key", "game_id", "key", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -112,6 +132,10 @@ class Event(Base):
     cell: Mapped[int | None]
     digit: Mapped[int | None]
     mode: Mapped[str] = mapped_column(String(16), default="digit", server_default="digit")
+    rung: Mapped[int | None]
+    # The client's idempotency key: a retried request finds its event and changes nothing.
+    key: Mapped[str | None] = mapped_column(String(64))
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     game: Mapped[Game] = relationship(back_populates="events")
 

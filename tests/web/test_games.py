@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 
 from sudoku_engine.generate import Generated
-from webapp import db, games
+from webapp import boardview, db, games
 from webapp.models import Game
 
 
@@ -42,7 +42,7 @@ def test_position_overlays_entries_on_givens(app: Flask, generated: Generated) -
         assert game is not None and games.position(game) == puzzle
         games.enter(session, game, blank, 7, 12.0)
         assert games.position(game) == puzzle[:blank] + "7" + puzzle[blank + 1 :]
-        view = games.cell_view(game, blank)
+        view = boardview.cell_view(game, blank)
         assert (view.name, view.digit, view.given) == (f"r{blank // 9 + 1}c{blank % 9 + 1}", 7, False)
 
 

@@ -23,7 +23,10 @@ def table_names(app: Flask) -> set[str]:
 def test_migration_creates_tables_and_index(app: Flask) -> None:
     assert table_names(app) == {"alembic_version", "games", "events", "bank"}
     indexes = inspect(db.engine_of(app)).get_indexes("events")
-    assert [(index["name"], index["column_names"]) for index in indexes] == [("ix_events_game_id", ["game_id"])]
+    assert sorted((index["name"], index["column_names"], index["unique"]) for index in indexes) == [
+        ("ix_events_game_id", ["game_id"], 0),
+        ("uq_events_game_id_key", ["game_id", "key"], 1),
+    ]
     foreign_keys = inspect(db.engine_of(app)).get_foreign_keys("events")
     assert [(fk["referred_table"], fk["options"].get("ondelete")) for fk in foreign_keys] == [("games", "CASCADE")]
 

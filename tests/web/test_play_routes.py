@@ -54,6 +54,11 @@ def enter(
     return client.post(f"/g/{game_id}/cell/{cell}", data={"digit": digit, **extra}, headers=headers)
 
 
+def spoken(cell: int) -> str:
+    """How the board names a cell to a screen reader."""
+    return f"Row {cell // 9 + 1}, column {cell % 9 + 1}"
+
+
 def blanks(puzzle: str) -> list[int]:
     """The empty cells of a puzzle."""
     return [cell for cell, char in enumerate(puzzle) if char in ".0"]
@@ -166,7 +171,7 @@ def test_puzzle_link_opens_that_puzzle(app: Flask, client: FlaskClient, generate
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
     for cell, char in enumerate(game.puzzle):
         if char != ".":
-            assert f'data-cell="{cell_name(cell)}" aria-readonly="true"' in page
+            assert f'aria-label="{spoken(cell)}, given {char}" aria-readonly="true"' in page
 
 
 def test_puzzle_link_on_corpus_puzzles(app: Flask, client: FlaskClient, easy50: list[str]) -> None:
@@ -236,10 +241,11 @@ def test_entry_returns_cell_fragment_and_reload_resumes(
     assert response.status_code == 200
     fragment = response.get_data(as_text=True)
     assert fragment.count("data-cell=") == 1 and f'data-cell="{cell_name(first)}"' in fragment
-    assert f">{solution[first]}</div>" in fragment
+    assert f'data-digit="{solution[first]}"' in fragment and f">{solution[first]}</span>" in fragment
+    assert f"{solution[first]} in row {first // 9 + 1}, column {first % 9 + 1}." in fragment  # the live region
     enter(client, csrf_headers, game_id, cell_name(second), "9" if solution[second] != "9" else "8")
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
-    assert f'aria-label="{cell_name(first)}, {solution[first]}">{solution[first]}</div>' in page
+    assert f'aria-label="{spoken(first)}, {solution[first]}"' in page
     entries = game_row(app, game_id).entries
     assert entries[first] == solution[first] and entries[second] != "."
     assert entries.count(".") == 79
@@ -255,8 +261,10 @@ def test_clear_and_events_are_recorded(
     name = cell_name(cell)
     enter(client, csrf_headers, game_id, name, "4", client_ms="10")
     enter(client, csrf_headers, game_id, name, "0", client_ms="20.5")
-    response = enter(client, csrf_headers, game_id, name, "")
-    assert response.status_code == 200 and f'aria-label="{name}, empty"></div>' in response.get_data(as_text=True)
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert f'aria-label="{spoken(cell)}, empty"' in page
+    response = enter(client, csrf_headers, game_id, name, "")  # clearing an empty cell changes no cell
+    assert response.status_code == 200 and "data-cell=" not in response.get_data(as_text=True)
     assert game_row(app, game_id).entries == "." * 81
     events = events_of(app, game_id)
     assert [(e.kind, e.cell, e.digit, e.client_ms) for e in events[1:]] == [

@@ -49,3 +49,42 @@ def parse_client_ms(text: str | None) -> float | None:
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"client_ms {text!r} is not a non-negative number of milliseconds.")
     return value
+
+
+MODES = ("digit", "corner", "centre")
+KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+def parse_mode(text: str | None) -> str:
+    """The entry mode: digit (the default), corner or centre."""
+    value = (text or "digit").strip()
+    if value not in MODES:
+        raise ValueError(f"{text!r} is not an entry mode: send digit, corner or centre.")
+    return value
+
+
+def parse_key(text: str | None) -> str | None:
+    """The client's idempotency key for an action: up to 64 letters, digits, '-' or '_', if sent."""
+    if text is None or not text:
+        return None
+    if len(text) > 64 or not set(text) <= KEY_CHARS:
+        raise ValueError("The action key must be 1 to 64 letters, digits, '-' or '_'.")
+    return text
+
+
+def parse_switch(text: str | None) -> bool:
+    """An on/off setting sent as 1/0, on/off or true/false."""
+    value = (text or "").strip().lower()
+    if value in ("1", "on", "true"):
+        return True
+    if value in ("0", "off", "false"):
+        return False
+    raise ValueError(f"{text!r} is not a switch value: send on or off.")
+
+
+def parse_pause_reason(text: str | None) -> str:
+    """Why the game pauses: the pause button (the default) or the tab being hidden."""
+    value = (text or "button").strip()
+    if value not in ("button", "hidden"):
+        raise ValueError(f"{text!r} is not a pause reason: send button or hidden.")
+    return value

@@ -7,15 +7,27 @@ from typing import NoReturn, TypeVar
 
 from flask import abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from sqlalchemy.orm import Session
 
-from sudoku_engine.grid import InvalidPuzzle
+from sudoku_engine.grid import Grid, InvalidPuzzle
 from sudoku_engine.slider import describe
 
-from .. import games, pool
+from .. import boardview, game_hints, games, pool
 from ..db import get_session
+from ..games import Action, Outcome
 from ..models import Game
+from ..playstate import ActionRefused
 from . import bp
-from .inputs import parse_cell_name, parse_client_ms, parse_digit, parse_slider
+from .inputs import (
+    parse_cell_name,
+    parse_client_ms,
+    parse_digit,
+    parse_key,
+    parse_mode,
+    parse_pause_reason,
+    parse_slider,
+    parse_switch,
+)
 
 DEFAULT_SLIDER = 30.0
 T = TypeVar("T")
@@ -83,29 +95,127 @@ def puzzle_link(puzzle: str) -> ResponseReturnValue:
     return redirect(url_for("play.game", game_id=game.id), 303)
 
 
+@bp.get("/print/<puzzle>")
+def print_view(puzzle: str) -> ResponseReturnValue:
+    """A puzzle's givens on a page made for printing."""
+    try:
+        grid = Grid.parse(puzzle)
+    except InvalidPuzzle as error:
+        abort(400, description=f"This is not a valid puzzle: {error}.")
+    return render_template("play/print.html", puzzle=str(grid))
+
+
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
     """The game page; the first visit starts the clock, later visits resume."""
     current = load_game(game_id)
-    games.record_show(get_session(), current)
-    return render_template(
-        "play/game.html", game=current, board=games.board(current), rating=games.difficulty_of(current)
-    )
+    session = get_session()
+    view = games.open_view(session, current)
+    return render_template("play/game.html", view=view, **page_context(session, current))
+
+
+def page_context(session: Session, current: Game) -> dict[str, object]:
+    """Everything the game page and the action answers render."""
+    return {
+        "game": current,
+        "board": boardview.board(current),
+        "rating": games.difficulty_of(current),
+        "hint": game_hints.current(current),
+        "state": games.state_of(current),
+        "elapsed": games.active_seconds(current),
+        "hints_by_rung": games.hints_by_rung(session, current) if current.completed_at else None,
+    }
+
+
+Run = Callable[[Session, Game, float | None, str | None], Outcome]
+
+
+def board_action(current: Game, run: Run) -> ResponseReturnValue:
+    """Run one action on a game and answer with what changed: cells, history buttons, hint, timer, message."""
+    client_ms = parsed(parse_client_ms, request.form.get("client_ms"))
+    key = parsed(parse_key, request.form.get("key"))
+    session = get_session()
+    before = boardview.board(current)
+    try:
+        outcome = run(session, current, client_ms, key)
+    except (games.GameFinished, games.GamePaused, ActionRefused) as error:
+        abort(409, description=str(error))
+    except games.GameBusy as error:
+        abort(503, description=str(error))
+    if not is_htmx():
+        return redirect(url_for("play.game", game_id=current.id), 303)
+    context = page_context(session, current)
+    cells = boardview.changed(before, context["board"])  # type: ignore[arg-type]
+    return render_template("play/_update.html", cells=cells, outcome=outcome, **context)
 
 
 @bp.post("/g/<game_id>/cell/<name>")
 def cell(game_id: str, name: str) -> ResponseReturnValue:
-    """Enter or clear a digit; answer with the changed cell and, once solved, the completion view."""
+    """Enter, clear or pencil a digit (mode digit, corner or centre); 0 or nothing clears the cell."""
     index = parsed(parse_cell_name, name)
     digit = parsed(parse_digit, request.form.get("digit"))
-    client_ms = parsed(parse_client_ms, request.form.get("client_ms"))
+    mode = parsed(parse_mode, request.form.get("mode"))
+    if mode != "digit" and not digit:
+        abort(400, description="A pencil mark needs a digit from 1 to 9.")
     current = load_game(game_id)
-    try:
-        solved = games.enter(get_session(), current, index, digit, client_ms)
-    except games.GivenCell as error:
-        abort(400, description=str(error))
-    except games.GameFinished as error:
-        abort(409, description=str(error))
-    if not is_htmx():
-        return redirect(url_for("play.game", game_id=current.id), 303)
-    return render_template("play/_cell_update.html", game=current, cell=games.cell_view(current, index), solved=solved)
+    if current.puzzle[index] != ".":
+        abort(400, description=f"{name} is a given and cannot be changed.")
+    action = Action("clear", index) if not digit else Action(mode, index, digit)
+    return board_action(current, lambda s, g, ms, key: games.act(s, g, action, ms, key))
+
+
+def _simple(kind: str) -> Callable[[str], ResponseReturnValue]:
+    """A route body for an action without arguments (undo, redo, autofill)."""
+
+    def view(game_id: str) -> ResponseReturnValue:
+        return board_action(load_game(game_id), lambda s, g, ms, key: games.act(s, g, Action(kind), ms, key))
+
+    view.__name__ = kind
+    view.__doc__ = f"The {kind} action."
+    return view
+
+
+for _kind in ("undo", "redo", "autofill"):
+    bp.add_url_rule(f"/g/<game_id>/{_kind}", view_func=_simple(_kind), methods=["POST"])
+
+
+@bp.post("/g/<game_id>/pause")
+def pause(game_id: str) -> ResponseReturnValue:
+    """Pause the game (the board hides; paused time is not solve time)."""
+    reason = parsed(parse_pause_reason, request.form.get("reason"))
+    view = request.form.get("view")
+    return board_action(load_game(game_id), lambda s, g, ms, key: games.pause(s, g, reason, ms, key, view))
+
+
+@bp.post("/g/<game_id>/resume")
+def resume(game_id: str) -> ResponseReturnValue:
+    """Resume a paused game."""
+    return board_action(load_game(game_id), games.resume)
+
+
+@bp.post("/g/<game_id>/check")
+def check(game_id: str) -> ResponseReturnValue:
+    """Turn mistake checking on or off."""
+    on = parsed(parse_switch, request.form.get("on"))
+    return board_action(load_game(game_id), lambda s, g, ms, key: games.set_checking(s, g, on, ms, key))
+
+
+@bp.post("/g/<game_id>/hint")
+def hint(game_id: str) -> ResponseReturnValue:
+    """Reveal the next rung of the hint."""
+    return board_action(load_game(game_id), game_hints.next_rung)
+
+
+@bp.post("/g/<game_id>/hint/apply")
+def apply_hint(game_id: str) -> ResponseReturnValue:
+    """Carry out the fully revealed hint."""
+    return board_action(load_game(game_id), game_hints.apply)
+
+
+@bp.get("/g/<game_id>/techniques")
+def techniques(game_id: str) -> ResponseReturnValue:
+    """The techniques the puzzle needed, for the completion view (computed once, on first request)."""
+    current = load_game(game_id)
+    if current.completed_at is None:
+        abort(409, description="The techniques are shown once the puzzle is solved.")
+    return render_template("play/_techniques.html", techniques=games.techniques_needed(get_session(), current))

@@ -1,0 +1,120 @@
+"""What each cell of the board shows: digit or marks, conflict and mistake cues, hint highlights, its spoken name.
+
+The page renders these views, and an action's answer carries only the cells whose view changed (``changed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sudoku_engine.grid import cell_name, digits_of
+
+from . import playstate
+from .game_hints import hint_roles
+from .games import state_of, wrong_cells
+from .models import Game
+
+HINT_ROLE_WORDS = {"area": "hint area", "cause": "hint pattern", "effect": "hint target"}
+
+
+@dataclass(frozen=True)
+class CellView:
+    """One cell as the board shows it."""
+
+    cell: int
+    digit: int
+    given: bool
+    corner: tuple[int, ...] = ()
+    centre: tuple[int, ...] = ()
+    conflict: bool = False
+    mistake: bool = False
+    hint: str = ""  # "", "area", "cause" or "effect"
+
+    @property
+    def name(self) -> str:
+        """The cell's name, r1c1..r9c9."""
+        return cell_name(self.cell)
+
+    @property
+    def row(self) -> int:
+        """Row index 0..8."""
+        return self.cell // 9
+
+    @property
+    def col(self) -> int:
+        """Column index 0..8."""
+        return self.cell % 9
+
+    @property
+    def classes(self) -> str:
+        """The cell's CSS classes: kind, box edges, cues."""
+        names = ["cell", "given" if self.given else "entry"]
+        if self.col in (2, 5):
+            names.append("box-right")
+        if self.row in (2, 5):
+            names.append("box-bottom")
+        if self.col == 8:
+            names.append("last-col")
+        if self.row == 8:
+            names.append("last-row")
+        if self.conflict:
+            names.append("conflict")
+        if self.mistake:
+            names.append("mistake")
+        if self.hint:
+            names.append(f"hint-{self.hint}")
+        return " ".join(names)
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says: 'Row 3, column 5, empty, candidates 1 4 7'."""
+        parts = [f"Row {self.row + 1}, column {self.col + 1}"]
+        if self.given:
+            parts.append(f"given {self.digit}")
+        elif self.digit:
+            parts.append(str(self.digit))
+        else:
+            parts.append("empty")
+            if self.corner:
+                parts.append("corner marks " + " ".join(map(str, self.corner)))
+            if self.centre:
+                parts.append("candidates " + " ".join(map(str, self.centre)))
+        if self.conflict:
+            parts.append("conflict")
+        if self.mistake:
+            parts.append("wrong digit")
+        if self.hint:
+            parts.append(HINT_ROLE_WORDS[self.hint])
+        return ", ".join(parts)
+
+
+def board(game: Game) -> list[CellView]:
+    """The 81 cells as the board shows them."""
+    state = state_of(game)
+    values = state.values()
+    clashes = playstate.conflicts(values)
+    wrong = wrong_cells(game) if game.check_mistakes else set()
+    roles = hint_roles(game)
+    return [
+        CellView(
+            cell=cell,
+            digit=values[cell],
+            given=bool(state.givens[cell]),
+            corner=() if values[cell] else digits_of(state.corner[cell]),
+            centre=() if values[cell] else digits_of(state.centre[cell]),
+            conflict=cell in clashes,
+            mistake=cell in wrong,
+            hint=roles.get(cell, ""),
+        )
+        for cell in range(81)
+    ]
+
+
+def cell_view(game: Game, cell: int) -> CellView:
+    """One cell as the board shows it."""
+    return board(game)[cell]
+
+
+def changed(before: list[CellView], after: list[CellView]) -> list[CellView]:
+    """The cells whose view differs."""
+    return [new for old, new in zip(before, after, strict=True) if old != new]

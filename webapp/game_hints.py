@@ -1,0 +1,138 @@
+"""The hint ladder inside a game: each Hint press reveals the next rung, Apply carries out the step (DESIGN 7.1).
+
+The hint is computed by ``sudoku_engine.hints`` from the player's current position and centre marks (wrong digits
+first, then missing candidates, then the easiest technique) and kept on the game with the rung reached, so a
+reload shows it again. It belongs to the position it was computed for: once the board or the marks change, the
+next press starts a new hint at rung 1. Every press is an event with its rung.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from sudoku_engine import hints
+from sudoku_engine.grid import UNITS
+
+from . import playstate
+from .games import (
+    Outcome,
+    check_open,
+    complete_if_solved,
+    log_event,
+    position,
+    run_once,
+    state_of,
+    store_state,
+)
+from .models import Game
+from .playstate import ActionRefused
+
+RUNGS = 4
+
+
+def signature(game: Game) -> str:
+    """The position and centre marks a hint is valid for."""
+    state = state_of(game)
+    marks = ",".join(str(state.centre[c]) if not v else "" for c, v in enumerate(state.values()))
+    return position(game) + "|" + marks
+
+
+def player_marks(game: Game) -> dict[int, int]:
+    """The centre marks of empty cells that have some: the player's candidates."""
+    state = state_of(game)
+    values = state.values()
+    return {c: m for c, m in enumerate(state.centre) if m and not values[c]}
+
+
+def current(game: Game) -> dict[str, Any] | None:
+    """The stored hint, if it still belongs to the board as it is."""
+    stored = game.hint
+    if not stored or game.completed_at is not None or stored.get("signature") != signature(game):
+        return None
+    return stored
+
+
+def _computed(game: Game) -> dict[str, Any]:
+    """A new hint for the current position, as stored on the game (rung 0: nothing revealed yet)."""
+    found = hints.hint(game.puzzle, position(game), player_marks(game))
+    step = found.step
+    if step is None or found.technique is None:
+        raise ActionRefused("The board is full: there is nothing left to hint at.")
+    clears = [c for c, _d in step.cause] if found.technique == "wrong_entry" else []
+    restores = [list(pair) for pair in step.cause] if found.technique == "missing_candidate" else []
+    effect = {c for c, _d in step.placements} | {c for c, _d in step.eliminations} | set(clears)
+    effect |= {c for c, _d in step.cause} if restores else set()
+    area = sorted({c for unit in hints.area_units(step) for c in UNITS[unit]})
+    return {
+        "signature": signature(game),
+        "rung": 0,
+        "technique": found.technique,
+        "rungs": list(found.rungs),
+        "placements": [list(p) for p in step.placements],
+        "eliminations": [list(e) for e in step.eliminations],
+        "clears": clears,
+        "restores": restores,
+        "area": area,
+        "cause": sorted(set(hints.step_cells(step)) - effect),
+        "effect": sorted(effect),
+    }
+
+
+def next_rung(session: Session, game: Game, client_ms: float | None = None, key: str | None = None) -> Outcome:
+    """Reveal the next rung of the hint for the current board (a new hint when the board changed)."""
+
+    def work(now: datetime) -> Outcome:
+        check_open(game)
+        hint = current(game) or _computed(game)
+        if hint["rung"] >= RUNGS:
+            return Outcome(announce="Hint: " + hint["rungs"][-1])
+        hint = {**hint, "rung": hint["rung"] + 1}
+        game.hint = hint
+        detail = {"technique": hint["technique"]}
+        log_event(session, game, now, "hint", client_ms, key, rung=hint["rung"], detail=detail)
+        return Outcome(announce="Hint: " + hint["rungs"][hint["rung"] - 1])
+
+    return run_once(session, game, key, work)
+
+
+def apply(session: Session, game: Game, client_ms: float | None = None, key: str | None = None) -> Outcome:
+    """Carry out the fully revealed hint's step as one undoable action."""
+
+    def work(now: datetime) -> Outcome:
+        check_open(game)
+        hint = current(game)
+        if hint is None or hint["rung"] < RUNGS:
+            raise ActionRefused("There is no fully revealed hint for the board as it is: ask for a hint first.")
+        state = state_of(game)
+        change = playstate.apply_step(
+            state,
+            placements=[(c, d) for c, d in hint["placements"]],
+            eliminations=[(c, d) for c, d in hint["eliminations"]],
+            clears=hint["clears"],
+            restores=[(c, d) for c, d in hint["restores"]],
+        )
+        store_state(game, state)
+        game.hint = None
+        detail = {"technique": hint["technique"], "change": change.as_json()}
+        log_event(session, game, now, "apply", client_ms, key, detail=detail)
+        solved = complete_if_solved(session, game, now)
+        count = len(change.cells)
+        return Outcome(solved=solved, announce=f"Hint applied: {count} cell{'s' if count != 1 else ''} changed.")
+
+    return run_once(session, game, key, work)
+
+
+def hint_roles(game: Game) -> dict[int, str]:
+    """Cells the revealed rungs highlight: the area from rung 2, pattern and target cells from rung 3."""
+    hint = current(game)
+    if hint is None or hint["rung"] < 2:
+        return {}
+    roles = {cell: "area" for cell in hint["area"]}
+    if hint["rung"] >= 3:
+        roles.update({cell: "cause" for cell in hint["cause"]})
+        roles.update({cell: "effect" for cell in hint["effect"]})
+    return roles
+
