@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, current_app
+from flask import Flask, Response, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
@@ -38,6 +39,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     errors.init_app(app)
     app.context_processor(_htmx_context)
+    app.before_request(_start_timer)
+    app.after_request(_server_timing)
     app.cli.add_command(init_db_command)
     app.cli.add_command(pool_cli)
     app.register_blueprint(play_bp)
@@ -72,6 +75,19 @@ def persistent_secret_key(instance: Path) -> str:
         finally:
             draft.unlink()
     return path.read_text().strip()
+
+
+def _start_timer() -> None:
+    """Note when the request reached the app."""
+    g.request_started = time.perf_counter()
+
+
+def _server_timing(response: Response) -> Response:
+    """Report the app's own time for the request in a Server-Timing header (read by benchmarks/play.py)."""
+    started = g.get("request_started")
+    if started is not None:
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
+    return response
 
 
 def _htmx_context() -> dict[str, Any]:
