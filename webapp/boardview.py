@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sudoku_engine.grid import cell_name, digits_of
 
 from . import playstate
-from .game_hints import hint_roles
+from .game_hints import highlight
 from .games import state_of, wrong_cells
 from .models import Game
 
@@ -29,6 +29,17 @@ class CellView:
     conflict: bool = False
     mistake: bool = False
     hint: str = ""  # "", "area", "cause" or "effect"
+    cause_digits: tuple[int, ...] = ()  # candidates of the hint's pattern in this cell
+    effect_digits: tuple[int, ...] = ()  # candidates the hint removes or places here
+
+    def mark_class(self, digit: int) -> str:
+        """The classes of a mark: its digit, and whether the hint's pattern or effect is about it."""
+        names = f"m m{digit}"
+        if digit in self.cause_digits:
+            names += " cause"
+        if digit in self.effect_digits:
+            names += " target"
+        return names
 
     @property
     def name(self) -> str:
@@ -94,7 +105,7 @@ def board(game: Game) -> list[CellView]:
     values = state.values()
     clashes = playstate.conflicts(values)
     wrong = wrong_cells(game) if game.check_mistakes else set()
-    roles = hint_roles(game)
+    shown = highlight(game)
     return [
         CellView(
             cell=cell,
@@ -104,7 +115,9 @@ def board(game: Game) -> list[CellView]:
             centre=() if values[cell] else digits_of(state.centre[cell]),
             conflict=cell in clashes,
             mistake=cell in wrong,
-            hint=roles.get(cell, ""),
+            hint=shown.roles.get(cell, ""),
+            cause_digits=shown.cause.get(cell, ()),
+            effect_digits=shown.effect.get(cell, ()),
         )
         for cell in range(81)
     ]

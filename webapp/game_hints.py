@@ -8,6 +8,7 @@ next press starts a new hint at rung 1. Every press is an event with its rung.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -78,6 +79,8 @@ def _computed(game: Game) -> dict[str, Any]:
         "area": area,
         "cause": sorted(set(hints.step_cells(step)) - effect),
         "effect": sorted(effect),
+        "cause_marks": [list(pair) for pair in step.cause],
+        "effect_marks": [list(pair) for pair in (*step.eliminations, *step.placements)],
     }
 
 
@@ -125,14 +128,32 @@ def apply(session: Session, game: Game, client_ms: float | None = None, key: str
     return run_once(session, game, key, work)
 
 
-def hint_roles(game: Game) -> dict[int, str]:
-    """Cells the revealed rungs highlight: the area from rung 2, pattern and target cells from rung 3."""
+@dataclass(frozen=True)
+class Highlight:
+    """What the revealed rungs highlight: a role per cell, and the candidates of the pattern and of the effect."""
+
+    roles: dict[int, str]
+    cause: dict[int, tuple[int, ...]]
+    effect: dict[int, tuple[int, ...]]
+
+
+def _by_cell(pairs: list[list[int]]) -> dict[int, tuple[int, ...]]:
+    """Digits grouped by cell."""
+    grouped: dict[int, tuple[int, ...]] = {}
+    for cell, digit in pairs:
+        grouped[cell] = (*grouped.get(cell, ()), digit)
+    return grouped
+
+
+def highlight(game: Game) -> Highlight:
+    """The area from rung 2; from rung 3 the pattern's and the target's cells and candidates."""
     hint = current(game)
     if hint is None or hint["rung"] < 2:
-        return {}
+        return Highlight({}, {}, {})
     roles = {cell: "area" for cell in hint["area"]}
-    if hint["rung"] >= 3:
-        roles.update({cell: "cause" for cell in hint["cause"]})
-        roles.update({cell: "effect" for cell in hint["effect"]})
-    return roles
+    if hint["rung"] < 3:
+        return Highlight(roles, {}, {})
+    roles.update({cell: "cause" for cell in hint["cause"]})
+    roles.update({cell: "effect" for cell in hint["effect"]})
+    return Highlight(roles, _by_cell(hint.get("cause_marks", [])), _by_cell(hint.get("effect_marks", [])))
 

@@ -278,3 +278,16 @@ def test_print_view_shows_the_givens(client: FlaskClient, generated: Generated) 
             assert f'<td data-cell="{cell_name(cell)}">{char}</td>' in page
     assert client.get("/print/abc").status_code == 400
 
+
+
+def test_rung_three_marks_the_hinted_candidates(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], game_id: str
+) -> None:
+    post(client, csrf_headers, game_id, "autofill")
+    for _ in range(3):
+        body = post(client, csrf_headers, game_id, "hint").get_data(as_text=True)
+    hint = game_row(app, game_id).hint
+    assert hint is not None and hint["rung"] == 3
+    for cell, digit in hint["effect_marks"]:
+        cell_html = body.split(f'id="cell-{cell_name(cell)}"')[1].split("</div>")[0]
+        assert re.search(rf'class="m m{digit}( cause)? target"', cell_html)
