@@ -13,9 +13,10 @@ from flask import Flask, Response, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
-from . import assets, db, errors, pool
+from . import assets, db, errors, pool, research
 from .play import bp as play_bp
 from .pool_cli import pool_cli
+from .study import bp as study_bp
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
@@ -44,6 +45,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.cli.add_command(init_db_command)
     app.cli.add_command(pool_cli)
     app.register_blueprint(play_bp)
+    app.register_blueprint(study_bp)
+    research.init_app(app)
     return app
 
 

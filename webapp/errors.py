@@ -5,12 +5,16 @@ from __future__ import annotations
 from flask import Flask, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-HANDLED_CODES = (400, 404, 405, 409, 422, 500, 503)
+HANDLED_CODES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 500, 503)
 TITLES = {
     400: "Bad request",
+    401: "Log in first",
+    403: "Not yours",
     404: "Not found",
     405: "Method not allowed",
     409: "Conflict",
+    410: "Gone",
+    413: "Too large",
     422: "Cannot use this puzzle",
     500: "Something went wrong",
     503: "Busy",

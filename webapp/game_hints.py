@@ -25,6 +25,7 @@ from .games import (
     log_event,
     position,
     run_once,
+    setting,
     state_of,
     store_state,
 )
@@ -88,10 +89,13 @@ def next_rung(session: Session, game: Game, client_ms: float | None = None, key:
     """Reveal the next rung of the hint for the current board (a new hint when the board changed)."""
 
     def work(now: datetime) -> Outcome:
-        check_open(game)
+        check_open(game, now)
+        allowed = int(setting(game, "hint_rungs"))
+        if allowed <= 0:
+            raise ActionRefused("Hints are off for this puzzle.")
         hint = current(game) or _computed(game)
-        if hint["rung"] >= RUNGS:
-            return Outcome(announce="Hint: " + hint["rungs"][-1])
+        if hint["rung"] >= min(RUNGS, allowed):
+            return Outcome(announce="Hint: " + hint["rungs"][hint["rung"] - 1] if hint["rung"] else "")
         hint = {**hint, "rung": hint["rung"] + 1}
         game.hint = hint
         detail = {"technique": hint["technique"]}
@@ -105,7 +109,7 @@ def apply(session: Session, game: Game, client_ms: float | None = None, key: str
     """Carry out the fully revealed hint's step as one undoable action."""
 
     def work(now: datetime) -> Outcome:
-        check_open(game)
+        check_open(game, now)
         hint = current(game)
         if hint is None or hint["rung"] < RUNGS:
             raise ActionRefused("There is no fully revealed hint for the board as it is: ask for a hint first.")

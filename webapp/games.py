@@ -28,6 +28,8 @@ from .playstate import ActionRefused, Change, PlayState
 
 LINK_RATING_TIMEOUT_S = 1.0
 RETRIES = 5  # attempts of one change when concurrent requests on the same game keep winning the race
+# The board's settings when the game has none of its own (a study sets them per study).
+PLAY_DEFAULTS: dict[str, Any] = {"hint_rungs": 4, "autofill": True, "checking": True, "time_limit_s": None}
 
 
 class PuzzleRejected(ValueError):
@@ -223,10 +225,23 @@ class Outcome:
     repeated: bool = False
 
 
-def check_open(game: Game) -> None:
-    """Refuse changes to a finished or paused game."""
+def setting(game: Game, key: str) -> Any:
+    """One board setting of the game: its own (study games), else the default."""
+    return (game.settings or {}).get(key, PLAY_DEFAULTS[key])
+
+
+def time_is_up(game: Game, now: datetime | None = None) -> bool:
+    """True when the game has a time limit and its active time has reached it unsolved."""
+    limit = setting(game, "time_limit_s")
+    return bool(limit) and game.completed_at is None and active_seconds(game, now) >= float(limit)
+
+
+def check_open(game: Game, now: datetime | None = None) -> None:
+    """Refuse changes to a finished, timed-out or paused game."""
     if game.completed_at is not None:
         raise GameFinished("This puzzle is already solved; its cells can no longer be changed.")
+    if time_is_up(game, now):
+        raise GameFinished("The time for this puzzle is up; go on to the next one.")
     if game.paused_at is not None:
         raise GamePaused("The game is paused: resume it to go on.")
 
@@ -266,7 +281,9 @@ def act(
     """Apply a board action, log it as one event and check for completion."""
 
     def work(now: datetime) -> Outcome:
-        check_open(game)
+        check_open(game, now)
+        if action.kind == "autofill" and not setting(game, "autofill"):
+            raise ActionRefused("Auto-candidates are off for this puzzle.")
         state = state_of(game)
         change = _changed(state, action)
         store_state(game, state)
@@ -372,6 +389,8 @@ def set_checking(
     """Turn mistake checking on or off (a logged setting)."""
 
     def work(now: datetime) -> Outcome:
+        if on and not setting(game, "checking"):
+            raise ActionRefused("Mistake checking is off for this puzzle.")
         if game.check_mistakes == on:
             return Outcome()
         game.check_mistakes = on

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     TypeDecorator,
     false,
 )
@@ -109,6 +110,11 @@ class Game(Base):
     mistakes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     hint: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     techniques: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    # Study games: the participant and the study puzzle (links kept by webapp.studies: SQLite cannot add foreign
+    # keys to an existing table), and the board settings of the study (None: everything on).
+    participant_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    study_puzzle_id: Mapped[int | None] = mapped_column(Integer)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     # Every write checks the version it read, so concurrent requests on one game never overwrite each other.
     __mapper_args__ = {"version_id_col": version}
@@ -159,3 +165,92 @@ class BankPuzzle(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     used: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     served_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class User(Base):
+    """A researcher account (``flask user create``); the password is kept only as a werkzeug hash."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    # Flask-Login's user protocol.
+    is_active = True
+    is_authenticated = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        """The id Flask-Login keeps in the session."""
+        return str(self.id)
+
+
+def new_public_id() -> str:
+    """An unguessable id for a link (study entry, participant)."""
+    return secrets.token_urlsafe(12)
+
+
+class Study(Base):
+    """A solve-time study: puzzles, their order scheme, the board's settings and the texts participants read."""
+
+    __tablename__ = "studies"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    consent_text: Mapped[str] = mapped_column(Text, default="")
+    instructions: Mapped[str] = mapped_column(Text, default="")
+    order_scheme: Mapped[str] = mapped_column(String(16), default="fixed")
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    puzzles: Mapped[list[StudyPuzzle]] = relationship(
+        back_populates="study", order_by="StudyPuzzle.position", cascade="all, delete-orphan"
+    )
+
+
+class StudyPuzzle(Base):
+    """One puzzle of a study at its place in the study's list, with its full rating record."""
+
+    __tablename__ = "study_puzzles"
+    __table_args__ = (Index("uq_study_puzzles_study_position", "study_id", "position", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    puzzle: Mapped[str] = mapped_column(String(81))
+    solution: Mapped[str] = mapped_column(String(81))
+    d: Mapped[float | None] = mapped_column(Double)
+    rating: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    study: Mapped[Study] = relationship(back_populates="puzzles")
+
+
+class Participant(Base):
+    """One person taking a study: labels as keyed hashes only, the assigned order, and where they are."""
+
+    __tablename__ = "participants"
+    __table_args__ = (
+        Index("uq_participants_study_arrival", "study_id", "arrival", unique=True),
+        Index("ix_participants_study_label", "study_id", "label_hash"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    arrival: Mapped[int] = mapped_column(Integer)
+    label_hash: Mapped[str | None] = mapped_column(String(64))
+    labels: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    order: Mapped[list[int]] = mapped_column(JSON)
+    latin_row: Mapped[int | None] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16), default="consent")
+    current: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    consented_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

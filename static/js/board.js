@@ -192,6 +192,13 @@
     const minutes = Math.floor((whole % 3600) / 60);
     const secs = String(whole % 60).padStart(2, "0");
     timer.textContent = hours ? hours + ":" + String(minutes).padStart(2, "0") + ":" + secs : minutes + ":" + secs;
+    const limit = Number(timer.dataset.limit);
+    const timeUp = document.getElementById("time-up");
+    if (limit && seconds >= limit && timeUp && clock.state !== "done") {
+      timeUp.hidden = false;
+      clock.state = "done";
+      game.classList.add("solved");
+    }
   }
 
   function pause(reason) {

@@ -17,6 +17,7 @@ from ..db import get_session
 from ..games import Action, Outcome
 from ..models import Game
 from ..playstate import ActionRefused
+from ..study.views import may_play, study_context
 from . import bp
 from .inputs import (
     parse_cell_name,
@@ -47,8 +48,11 @@ def unknown_game() -> NoReturn:
 
 
 def load_game(game_id: str) -> Game:
-    """The game with this id, or a 404 response."""
-    return games.get_game(get_session(), game_id) or unknown_game()
+    """The game with this id, or a 404 response; a study game only for its own participant (else 403)."""
+    found = games.get_game(get_session(), game_id) or unknown_game()
+    if not may_play(found):
+        abort(403, description="This game belongs to another participant of a study.")
+    return found
 
 
 def is_htmx() -> bool:
@@ -124,6 +128,9 @@ def page_context(session: Session, current: Game) -> dict[str, object]:
         "state": games.state_of(current),
         "elapsed": games.active_seconds(current),
         "hints_by_rung": games.hints_by_rung(session, current) if current.completed_at else None,
+        "settings": {key: games.setting(current, key) for key in games.PLAY_DEFAULTS},
+        "time_up": games.time_is_up(current),
+        "study": study_context(current),
     }
 
 

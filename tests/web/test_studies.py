@@ -1,0 +1,267 @@
+"""Studies through the Flask test client: accounts, creating a study, the participant path, orders, access."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+from itertools import pairwise
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+from test_play_routes import blanks, game_row
+from web_support import csrf_token_of
+
+from sudoku_engine.generate import generate_puzzle
+from sudoku_engine.grid import cell_name
+from webapp import db, studies
+from webapp.models import Event, Game, Participant, Study, StudyPuzzle
+
+EMAIL, PASSWORD = "lab@example.org", "correct horse"
+
+
+@pytest.fixture(scope="module")
+def puzzles() -> list[tuple[str, str]]:
+    """Four easy generated puzzles with their solutions (many givens: few entries to solve them)."""
+    made = [generate_puzzle(seed=900 + i, givens=60) for i in range(4)]
+    return [(str(m.puzzle), str(m.solution)) for m in made]
+
+
+@pytest.fixture
+def researcher(app: Flask, client: FlaskClient) -> FlaskClient:
+    """A client logged in as a researcher made with ``flask user create``."""
+    result = app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    assert result.exit_code == 0, result.output
+    token = csrf_token_of(client.get("/research/login").get_data(as_text=True))
+    response = client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token})
+    assert response.status_code == 302
+    return client
+
+
+def form_token(client: FlaskClient, path: str) -> str:
+    """The CSRF token of a page."""
+    return csrf_token_of(client.get(path).get_data(as_text=True))
+
+
+def create(client: FlaskClient, puzzles: list[tuple[str, str]], **fields: str) -> int:
+    """Create a study with the pasted puzzles; its id."""
+    data = {"name": "Pilot", "puzzles": "\n".join(p for p, _s in puzzles), "order_scheme": "latin",
+            "hint_rungs": "4", "autofill": "on", "checking": "on", "abandon_minutes": "60", **fields}
+    data["csrf_token"] = form_token(client, "/research/studies/new")
+    response = client.post("/research/studies/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def public_id(app: Flask, study_id: int) -> str:
+    """The entry-link id of a study."""
+    with app.app_context():
+        study = db.get_session().get(Study, study_id)
+        assert study is not None
+        return study.public_id
+
+
+def test_user_create_rejects_bad_input(app: Flask) -> None:
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["user", "create", "not-an-email", "--password", PASSWORD]).exit_code == 2
+    assert runner.invoke(args=["user", "create", EMAIL, "--password", "short"]).exit_code == 2
+    assert runner.invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
+    again = runner.invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    assert again.exit_code == 2 and "already an account" in again.output
+
+
+def test_research_pages_need_login(app: Flask, client: FlaskClient) -> None:
+    assert client.get("/research/").status_code == 302
+    app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    token = form_token(client, "/research/login")
+    wrong = client.post("/research/login", data={"email": EMAIL, "password": "nope", "csrf_token": token})
+    assert wrong.status_code == 401 and "Wrong email or password" in wrong.get_data(as_text=True)
+    assert client.post("/research/login", data={"email": EMAIL, "password": PASSWORD}).status_code == 400  # no CSRF
+
+
+def test_create_study_stores_puzzles_with_ratings(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles)
+    page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
+    assert "Study created with 4 puzzles." in page and 'id="entry-link"' in page
+    with app.app_context():
+        rows = list(db.get_session().scalars(select(StudyPuzzle).order_by(StudyPuzzle.position)))
+        assert [(r.puzzle, r.solution) for r in rows] == puzzles
+        assert all(r.rating is not None and r.rating["puzzle"] == r.puzzle for r in rows)
+        assert all(r.d == pytest.approx(r.rating["D"], abs=1e-3) for r in rows)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"puzzles": "12345"}, "Line 1: this is not a valid puzzle"),
+        ({"puzzles": "." * 81}, "Line 1: the puzzle has more than one solution"),
+        ({"order_scheme": "sideways"}, "is not an order scheme"),
+        ({"name": " "}, "A study needs a name"),
+        ({"hint_rungs": "9"}, "outside 0 to 4"),
+        ({"redirect_url": "javascript:alert(1)"}, "http(s) address"),
+        ({"puzzles": "", "sliders": "50, 120"}, "outside 0 to 100"),
+        ({"puzzles": "", "sliders": ""}, "Give the puzzles"),
+    ],
+)
+def test_bad_study_input_is_400_and_nothing_is_stored(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]], fields: dict[str, str], message: str
+) -> None:
+    data = {"name": "Bad", "puzzles": puzzles[0][0], "order_scheme": "fixed", **fields}
+    data["csrf_token"] = form_token(researcher, "/research/studies/new")
+    response = researcher.post("/research/studies/new", data=data)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.get_session().scalar(select(func.count()).select_from(Study)) == 0
+
+
+def test_other_researchers_study_is_404(app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]) -> None:
+    study_id = create(researcher, puzzles)
+    other = app.test_client()
+    app.test_cli_runner().invoke(args=["user", "create", "other@example.org", "--password", PASSWORD])
+    token = form_token(other, "/research/login")
+    other.post("/research/login", data={"email": "other@example.org", "password": PASSWORD, "csrf_token": token})
+    assert other.get(f"/research/studies/{study_id}").status_code == 404
+
+
+def play_through(app: Flask, client: FlaskClient, entry: str) -> list[str]:
+    """Consent, start and solve every puzzle of the study; the puzzles in the order they came."""
+    client.get(entry)
+    base = entry.split("?")[0]
+    token = form_token(client, f"{base}/go")
+    assert client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token}).status_code == 303
+    client.post(f"{base}/start", data={"csrf_token": token})
+    seen = []
+    while True:
+        response = client.get(f"{base}/go")
+        if response.status_code != 303 or "/g/" not in response.headers["Location"]:
+            return seen
+        game_id = response.headers["Location"].rsplit("/", 1)[1]
+        page = client.get(f"/g/{game_id}").get_data(as_text=True)
+        assert "puzzle " in page and 'id="study-place"' in page
+        game = game_row(app, game_id)
+        seen.append(game.puzzle)
+        headers = {"X-CSRFToken": token, "HX-Request": "true"}
+        for cell in blanks(game.puzzle):
+            client.post(f"/g/{game_id}/cell/{cell_name(cell)}", data={"digit": game.solution[cell]}, headers=headers)
+        assert game_row(app, game_id).completed_at is not None
+        assert client.post(f"{base}/next", data={"csrf_token": token}).status_code in (200, 303)
+
+
+def test_participants_get_balanced_latin_square_orders(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles)
+    entry = f"/s/{public_id(app, study_id)}"
+    orders = [tuple(play_through(app, app.test_client(), f"{entry}?participant_label=p{i}")) for i in range(4)]
+    index = {p: i for i, (p, _s) in enumerate(puzzles)}
+    rows = [tuple(index[p] for p in order) for order in orders]
+    assert sorted(rows) == sorted(tuple(r) for r in studies.williams_rows(4))
+    page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
+    assert '<dd class="finished">4</dd>' in page and page.count('<td class="completed">4</td>') == 4
+
+
+def test_williams_rows_balance_places_and_neighbours() -> None:
+    for n in range(1, 8):
+        rows = studies.williams_rows(n)
+        assert len(rows) == (n if n % 2 == 0 else 2 * n)
+        assert all(sorted(row) == list(range(n)) for row in rows)
+        for place in range(n):  # every puzzle equally often in every place
+            assert len(set(Counter(row[place] for row in rows).values())) == 1
+        pairs = Counter(pair for row in rows for pair in pairwise(row))
+        if n > 1:  # every ordered pair of puzzles equally often one right after the other
+            assert len(pairs) == n * (n - 1) and len(set(pairs.values())) == 1
+
+
+def test_abandoned_sessions_free_their_square_row(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:2])
+    entry = f"/s/{public_id(app, study_id)}"
+    app.test_client().get(f"{entry}?participant_label=a")  # row 0, then leaves
+    with app.app_context():
+        session = db.get_session()
+        for person in session.scalars(select(Participant)):
+            person.last_seen_at -= timedelta(hours=2)
+        session.commit()
+    app.test_client().get(f"{entry}?participant_label=b")
+    app.test_client().get(f"{entry}?participant_label=c")
+    with app.app_context():
+        rows = dict(db.get_session().execute(select(Participant.arrival, Participant.latin_row)).all())
+    assert rows == {1: 0, 2: 0, 3: 1}  # b takes the abandoned row 0, c the next
+
+
+def test_labels_are_stored_as_keyed_hashes_and_bring_a_participant_back(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:1])
+    entry = f"/s/{public_id(app, study_id)}?PROLIFIC_PID=5f1a2b&STUDY_ID=st9&SESSION_ID=se3"
+    app.test_client().get(entry)
+    app.test_client().get(entry)  # another browser, the same person
+    with app.app_context():
+        people = list(db.get_session().scalars(select(Participant)))
+    assert len(people) == 1
+    stored = repr(people[0].labels) + str(people[0].label_hash)
+    assert "5f1a2b" not in stored and "st9" not in stored and set(people[0].labels) == {
+        "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"
+    }
+    assert people[0].label_hash == studies.label_hash("test-secret", "5f1a2b")
+
+
+def test_declining_ends_politely(app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]) -> None:
+    study_id = create(researcher, puzzles[:1])
+    base = f"/s/{public_id(app, study_id)}"
+    client = app.test_client()
+    client.get(base)
+    token = form_token(client, f"{base}/go")
+    client.post(f"{base}/consent", data={"answer": "decline", "csrf_token": token})
+    assert 'id="declined"' in client.get(f"{base}/go").get_data(as_text=True)
+    with app.app_context():
+        assert db.get_session().scalar(select(func.count()).select_from(Game)) == 0
+
+
+def test_a_participant_cannot_open_another_participants_game(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:1], breaks="")
+    base = f"/s/{public_id(app, study_id)}"
+    first = app.test_client()
+    first.get(base)
+    token = form_token(first, f"{base}/go")
+    first.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
+    first.post(f"{base}/start", data={"csrf_token": token})
+    game_url = first.get(f"{base}/go").headers["Location"]
+    assert first.get(game_url).status_code == 200
+    intruder = app.test_client()
+    assert intruder.get(game_url).status_code == 403
+    token2 = form_token(intruder, "/")
+    forged = intruder.post(f"{game_url}/cell/r1c1", data={"digit": "1"}, headers={"X-CSRFToken": token2})
+    assert forged.status_code == 403
+    assert first.post(f"{base}/next", data={"csrf_token": token}).status_code == 409  # not solved yet
+    assert app.test_client().get("/s/no-such-study").status_code == 404
+    with app.app_context():
+        assert db.get_session().scalar(select(func.count()).select_from(Event).where(Event.kind == "enter")) == 0
+
+
+def test_study_settings_are_enforced_on_the_board(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:1], hint_rungs="2", autofill="", checking="")
+    base = f"/s/{public_id(app, study_id)}"
+    client = app.test_client()
+    client.get(base)
+    token = form_token(client, f"{base}/go")
+    client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
+    client.post(f"{base}/start", data={"csrf_token": token})
+    game_url = client.get(f"{base}/go").headers["Location"]
+    page = client.get(game_url).get_data(as_text=True)
+    assert 'id="autofill"' not in page and 'id="check"' not in page and 'id="hint"' in page
+    headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    assert client.post(f"{game_url}/autofill", headers=headers).status_code == 409
+    assert client.post(f"{game_url}/check", data={"on": "on"}, headers=headers).status_code == 409
+    for _ in range(3):
+        assert client.post(f"{game_url}/hint", headers=headers).status_code == 200
+    game = game_row(app, game_url.rsplit("/", 1)[1])
+    assert game.hint is not None and game.hint["rung"] == 2  # the third press reveals nothing more

@@ -1,0 +1,54 @@
+"""The researcher side: login, studies, progress (DESIGN 7.3); ``flask user create`` makes accounts."""
+
+from __future__ import annotations
+
+import click
+from flask import Blueprint, Flask, current_app
+from flask.cli import AppGroup
+from flask_login import LoginManager
+from sqlalchemy import select
+from werkzeug.security import generate_password_hash
+
+from ..db import get_session, sessions_of
+from ..models import User
+
+bp = Blueprint("research", __name__, url_prefix="/research")
+login_manager = LoginManager()
+login_manager.login_view = "research.login"
+login_manager.login_message = "Please log in to see your studies."
+user_cli = AppGroup("user", help="Researcher accounts.")
+MIN_PASSWORD = 8
+
+
+def init_app(app: Flask) -> None:
+    """Register the login manager, the blueprint and the ``flask user`` commands."""
+    login_manager.init_app(app)
+    app.register_blueprint(bp)
+    app.cli.add_command(user_cli)
+
+
+@login_manager.user_loader
+def load_user(user_id: str) -> User | None:
+    """The logged-in researcher of a session."""
+    return get_session().get(User, int(user_id)) if user_id.isdigit() else None
+
+
+@user_cli.command("create")
+@click.argument("email")
+@click.password_option("--password", help="The password (asked for, hidden, when not given).")
+def create_user(email: str, password: str) -> None:
+    """Create a researcher account with this email and password."""
+    email = email.strip().lower()
+    if "@" not in email or len(email) > 254:
+        raise click.UsageError(f"{email!r} is not an email address.")
+    if len(password) < MIN_PASSWORD:
+        raise click.UsageError(f"The password needs at least {MIN_PASSWORD} characters.")
+    with sessions_of(current_app)() as session:
+        if session.scalar(select(User).where(User.email == email)) is not None:
+            raise click.UsageError(f"There is already an account for {email}.")
+        session.add(User(email=email, password_hash=generate_password_hash(password)))
+        session.commit()
+    click.echo(f"Created the researcher account {email}.")
+
+
+from . import views  # noqa: E402, F401  (views register their routes on bp)

@@ -1,0 +1,167 @@
+"""Researcher pages: log in and out, list and create studies, follow a study's progress."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_login import current_user, login_required, login_user, logout_user
+from sqlalchemy import select
+from werkzeug.security import check_password_hash
+
+from .. import studies
+from ..db import get_session
+from ..models import Game, Participant, Study, User
+from . import bp
+
+MAX_UPLOAD_BYTES = 200_000
+
+
+def owned_study(study_id: int) -> Study:
+    """The logged-in researcher's study with this id, or 404."""
+    study = get_session().get(Study, study_id)
+    if study is None or study.owner_id != current_user.id:
+        abort(404, description="There is no study of yours with this number.")
+    return study
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> ResponseReturnValue:
+    """Log a researcher in by email and password."""
+    error = None
+    if request.method == "POST":
+        email = (request.form.get("email") or "").strip().lower()
+        user = get_session().scalar(select(User).where(User.email == email))
+        if user is not None and check_password_hash(user.password_hash, request.form.get("password") or ""):
+            login_user(user)
+            return redirect(url_for("research.index"))
+        error = "Wrong email or password."
+    return render_template("research/login.html", error=error), 401 if error else 200
+
+
+@bp.post("/logout")
+def logout() -> ResponseReturnValue:
+    """Log out."""
+    logout_user()
+    return redirect(url_for("research.login"))
+
+
+@bp.get("/")
+@login_required
+def index() -> ResponseReturnValue:
+    """The researcher's studies."""
+    mine = get_session().scalars(select(Study).where(Study.owner_id == current_user.id).order_by(Study.id.desc()))
+    return render_template("research/index.html", studies=list(mine))
+
+
+@bp.route("/studies/new", methods=["GET", "POST"])
+@login_required
+def new_study() -> ResponseReturnValue:
+    """The form to create a study, and its handling: puzzles by slider values, pasted, or uploaded."""
+    form = request.form
+    if request.method == "GET":
+        return render_template("research/new_study.html", form={}, error=None)
+    try:
+        entries = puzzles_of_form()
+        study = studies.create_study(
+            get_session(),
+            current_user,  # type: ignore[arg-type]
+            name=form.get("name") or "",
+            puzzles=entries,
+            order_scheme=form.get("order_scheme") or "fixed",
+            description=form.get("description") or "",
+            consent_text=form.get("consent_text") or "",
+            instructions=form.get("instructions") or "",
+            settings=settings_of_form(),
+        )
+    except studies.StudyError as error:
+        return render_template("research/new_study.html", form=form, error=str(error)), 400
+    flash(f"Study created with {len(study.puzzles)} puzzles.")
+    return redirect(url_for("research.study", study_id=study.id), 303)
+
+
+def puzzles_of_form() -> list[studies.PuzzleEntry]:
+    """The study's puzzles from the form: an uploaded file, else pasted puzzles, else slider values."""
+    upload = request.files.get("puzzle_file")
+    if upload is not None and upload.filename:
+        data = upload.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            raise studies.StudyError(f"The puzzle file is larger than {MAX_UPLOAD_BYTES // 1000} kB.")
+        try:
+            return studies.puzzles_from_text(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise studies.StudyError("The puzzle file is not UTF-8 text.") from None
+    pasted = request.form.get("puzzles") or ""
+    if pasted.strip():
+        return studies.puzzles_from_text(pasted)
+    return studies.puzzles_from_sliders(get_session(), slider_values(request.form.get("sliders") or ""))
+
+
+def slider_values(text: str) -> list[float]:
+    """Slider values 0-100 separated by commas or spaces."""
+    values = []
+    for part in text.replace(",", " ").split():
+        try:
+            value = float(part)
+        except ValueError:
+            raise studies.StudyError(f"{part!r} is not a slider value (0 to 100).") from None
+        if not 0 <= value <= 100:
+            raise studies.StudyError(f"The slider value {part} is outside 0 to 100.")
+        values.append(value)
+    if not values:
+        raise studies.StudyError("Give the puzzles: slider values, pasted puzzles, or a file.")
+    return values
+
+
+def settings_of_form() -> dict[str, Any]:
+    """The board settings from the form's fields."""
+    form = request.form
+    settings: dict[str, Any] = {
+        "autofill": form.get("autofill") == "on",
+        "checking": form.get("checking") == "on",
+        "breaks": form.get("breaks") == "on",
+    }
+    settings["hint_rungs"] = bounded_int(form.get("hint_rungs") or "4", "Hints up to rung", 0, 4)
+    limit = (form.get("time_limit_minutes") or "").strip()
+    settings["time_limit_s"] = bounded_int(limit, "Time limit", 1, 600) * 60 if limit else None
+    settings["abandon_minutes"] = bounded_int(form.get("abandon_minutes") or "60", "Abandoned after", 5, 10080)
+    redirect_url = (form.get("redirect_url") or "").strip()
+    if redirect_url and not redirect_url.startswith(("https://", "http://")):
+        raise studies.StudyError("The completion redirect must be an http(s) address.")
+    settings["redirect_url"] = redirect_url or None
+    return settings
+
+
+def bounded_int(text: str, name: str, low: int, high: int) -> int:
+    """A whole number within bounds, or a StudyError naming the field."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise studies.StudyError(f"{name}: {text!r} is not a whole number.") from None
+    if not low <= value <= high:
+        raise studies.StudyError(f"{name}: {value} is outside {low} to {high}.")
+    return value
+
+
+@bp.get("/studies/<int:study_id>")
+@login_required
+def study(study_id: int) -> ResponseReturnValue:
+    """A study's entry link and live progress: participants started and finished, per-puzzle times."""
+    found = owned_study(study_id)
+    session = get_session()
+    people = list(session.scalars(select(Participant).where(Participant.study_id == found.id)))
+    ids = [p.id for p in people]
+    played = list(session.scalars(select(Game).where(Game.participant_id.in_(ids)))) if ids else []
+    rows = []
+    for puzzle in found.puzzles:
+        times = [g.solve_seconds for g in played if g.study_puzzle_id == puzzle.id and g.solve_seconds is not None]
+        rows.append({"puzzle": puzzle, "completed": len(times), "median": statistics.median(times) if times else None})
+    counts = {
+        "arrived": len(people),
+        "consented": sum(p.consented_at is not None for p in people),
+        "declined": sum(p.state == "declined" for p in people),
+        "finished": sum(p.state == "done" for p in people),
+    }
+    return render_template("research/study.html", study=found, rows=rows, counts=counts)

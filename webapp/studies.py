@@ -1,0 +1,327 @@
+"""Solve-time studies: create one, let participants in, assign puzzle orders, walk them through (DESIGN 7.3).
+
+A participant arrives through the study's entry link, optionally with labels from a recruitment platform
+(``participant_label``, ``PROLIFIC_PID``, ``STUDY_ID``, ``SESSION_ID``), which are stored only as keyed hashes
+(HMAC-SHA256 with the app's secret key), so the same person can be recognised and resumed without keeping who
+they are. Orders: fixed (the list as entered), random per participant, or a balanced Latin square (Williams
+design: every puzzle in every place and after every other puzzle equally often); square rows go in order of
+arrival to the row with the fewest participants who are not abandoned (no activity for ``abandon_minutes``),
+and arrivals are numbered under a unique index, so two people arriving at once never read the same counts.
+A participant walks consent -> instructions -> puzzles (one game each, the study's board settings) -> done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from sudoku_engine.grid import Grid, InvalidPuzzle
+from sudoku_engine.rating import rate
+from sudoku_engine.slider import target_for_slider
+from sudoku_engine.solver import solve_count
+
+from . import pool
+from .games import PLAY_DEFAULTS, time_is_up
+from .models import Game, Participant, Study, StudyPuzzle, User, utcnow
+
+ORDER_SCHEMES = ("fixed", "random", "latin")
+LABEL_KEYS = ("participant_label", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+IDENTITY_KEYS = ("participant_label", "PROLIFIC_PID")  # either one recognises a returning participant
+DEFAULT_SETTINGS: dict[str, Any] = {
+    **PLAY_DEFAULTS,  # hint_rungs (hints allowed up to this rung, 0: none), autofill, checking, time_limit_s
+    "redirect_url": None,
+    "breaks": True,
+    "abandon_minutes": 60,
+}
+MAX_PUZZLES = 40
+RATING_TIMEOUT_S = 10.0
+ARRIVAL_RETRIES = 10
+
+
+class StudyError(ValueError):
+    """Study input that cannot be used; the message says why."""
+
+
+def label_hash(secret: str, value: str) -> str:
+    """The keyed hash a label is stored as."""
+    return hmac.new(secret.encode(), value.encode(), hashlib.sha256).hexdigest()
+
+
+def williams_rows(n: int) -> list[list[int]]:
+    """A balanced Latin square of n treatments: n rows for even n, 2n (the square and its mirror) for odd n."""
+    if n < 1:
+        return []
+    first = [0]
+    low, high = 1, n - 1
+    for index in range(1, n):
+        if index % 2:
+            first.append(low)
+            low += 1
+        else:
+            first.append(high)
+            high -= 1
+    rows = [[(value + shift) % n for value in first] for shift in range(n)]
+    if n % 2:
+        rows += [list(reversed(row)) for row in rows]
+    return rows
+
+
+@dataclass(frozen=True)
+class PuzzleEntry:
+    """A puzzle ready to join a study: givens, solution, D and the full rating record."""
+
+    puzzle: str
+    solution: str
+    d: float | None
+    rating: dict[str, Any] | None
+
+
+def checked_puzzle(text: str, line: int) -> tuple[str, str]:
+    """Givens and solution of a pasted line; StudyError names the line and the problem."""
+    try:
+        grid = Grid.parse(text)
+    except InvalidPuzzle as error:
+        raise StudyError(f"Line {line}: this is not a valid puzzle: {error}.") from None
+    count, solution = solve_count(grid, limit=2)
+    if count != 1 or solution is None:
+        problem = "has no solution" if count == 0 else "has more than one solution"
+        raise StudyError(f"Line {line}: the puzzle {problem}.")
+    return str(grid), str(solution)
+
+
+def rated(puzzle: str, solution: str) -> PuzzleEntry:
+    """A puzzle with its full rating record (every measure, bounded in time)."""
+    rating = rate(puzzle, timeout=RATING_TIMEOUT_S)
+    return PuzzleEntry(puzzle, solution, None if rating.timeout else rating.d, rating.as_dict())
+
+
+def puzzles_from_text(text: str) -> list[PuzzleEntry]:
+    """Puzzles pasted or uploaded one per line (blank lines and # comments skipped), each checked and rated."""
+    found = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        found.append(checked_puzzle(line.split()[0], number))
+    _check_count(len(found))
+    return [rated(puzzle, solution) for puzzle, solution in found]
+
+
+def puzzles_from_sliders(session: Session, values: Sequence[float], budget_s: float = 3.0) -> list[PuzzleEntry]:
+    """One puzzle per slider value, drawn from the bank (else generated), each with its full rating."""
+    _check_count(len(values))
+    entries = []
+    for value in values:
+        served = pool.serve(session, target_for_slider(value), budget_s=budget_s)
+        entries.append(rated(served.puzzle, served.solution))
+    return entries
+
+
+def _check_count(count: int) -> None:
+    """A study needs 1 to MAX_PUZZLES puzzles."""
+    if not 1 <= count <= MAX_PUZZLES:
+        raise StudyError(f"A study needs 1 to {MAX_PUZZLES} puzzles; {count} given.")
+
+
+def settings_of(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The study's board settings: the defaults overlaid with what is given."""
+    settings = dict(DEFAULT_SETTINGS)
+    settings.update({k: v for k, v in values.items() if k in DEFAULT_SETTINGS})
+    return settings
+
+
+def create_study(
+    session: Session,
+    owner: User,
+    *,
+    name: str,
+    puzzles: Iterable[PuzzleEntry],
+    order_scheme: str = "fixed",
+    description: str = "",
+    consent_text: str = "",
+    instructions: str = "",
+    settings: Mapping[str, Any] | None = None,
+) -> Study:
+    """Store a new study with its puzzles in the order given."""
+    if order_scheme not in ORDER_SCHEMES:
+        raise StudyError(f"{order_scheme!r} is not an order scheme: use fixed, random or latin.")
+    if not name.strip():
+        raise StudyError("A study needs a name.")
+    study = Study(
+        owner_id=owner.id,
+        name=name.strip(),
+        description=description,
+        consent_text=consent_text,
+        instructions=instructions,
+        order_scheme=order_scheme,
+        settings=settings_of(settings or {}),
+    )
+    study.puzzles = [
+        StudyPuzzle(position=i, puzzle=p.puzzle, solution=p.solution, d=p.d, rating=p.rating)
+        for i, p in enumerate(puzzles)
+    ]
+    _check_count(len(study.puzzles))
+    session.add(study)
+    session.commit()
+    return study
+
+
+def hashed_labels(secret: str, labels: Mapping[str, str]) -> dict[str, str]:
+    """The recruitment labels present, each as its keyed hash."""
+    return {key: label_hash(secret, labels[key]) for key in LABEL_KEYS if labels.get(key)}
+
+
+def identity(hashed: Mapping[str, str]) -> str | None:
+    """The hash that recognises a returning participant: their label, else their Prolific id."""
+    return next((hashed[key] for key in IDENTITY_KEYS if key in hashed), None)
+
+
+def returning(session: Session, study: Study, public_id: str | None, who: str | None) -> Participant | None:
+    """The participant a cookie (public id) or a label hash recognises, if any."""
+    in_study = select(Participant).where(Participant.study_id == study.id)
+    if who is not None:
+        found = session.scalar(in_study.where(Participant.label_hash == who))
+        if found is not None:
+            return found
+    if public_id:
+        return session.scalar(in_study.where(Participant.public_id == public_id))
+    return None
+
+
+def is_abandoned(participant: Participant, study: Study, now: datetime) -> bool:
+    """True when a participant left the study unfinished and has been away longer than the study allows."""
+    away = timedelta(minutes=float(study.settings.get("abandon_minutes") or 60))
+    return participant.state not in ("done", "declined") and now - participant.last_seen_at > away
+
+
+def latin_row(session: Session, study: Study, now: datetime) -> int:
+    """The square row with the fewest participants who count (not abandoned); the lowest such row on a tie."""
+    rows = len(williams_rows(len(study.puzzles)))
+    counts = [0] * rows
+    taken = session.scalars(
+        select(Participant).where(Participant.study_id == study.id, Participant.latin_row.is_not(None))
+    )
+    for other in taken:
+        if other.latin_row is not None and not is_abandoned(other, study, now):
+            counts[other.latin_row % rows] += 1
+    return counts.index(min(counts))
+
+
+def order_for(session: Session, study: Study, now: datetime) -> tuple[list[int], int | None]:
+    """The puzzle positions in the order this arrival plays them, and the square row if any."""
+    positions = list(range(len(study.puzzles)))
+    if study.order_scheme == "random":
+        random.SystemRandom().shuffle(positions)
+        return positions, None
+    if study.order_scheme == "latin":
+        row = latin_row(session, study, now)
+        return williams_rows(len(positions))[row], row
+    return positions, None
+
+
+def enter(session: Session, study: Study, secret: str, labels: Mapping[str, str], public_id: str | None) -> Participant:
+    """The participant arriving through the entry link: recognised and resumed, or newly assigned an order."""
+    hashed = hashed_labels(secret, labels)
+    who = identity(hashed)
+    for _attempt in range(ARRIVAL_RETRIES):
+        found = returning(session, study, public_id, who)
+        now = utcnow()
+        if found is not None:
+            found.last_seen_at = now
+            session.commit()
+            return found
+        order, row = order_for(session, study, now)
+        last = session.scalar(select(func.max(Participant.arrival)).where(Participant.study_id == study.id))
+        arrival = (last or 0) + 1
+        participant = Participant(
+            study_id=study.id, arrival=arrival, label_hash=who, labels=hashed, order=order, latin_row=row,
+            last_seen_at=now,
+        )
+        session.add(participant)
+        try:
+            session.commit()
+            return participant
+        except IntegrityError:
+            session.rollback()  # another arrival took this number first: count again
+    raise StudyError("Too many people are arriving at once; please reload the page.")
+
+
+def study_puzzle(study: Study, participant: Participant) -> StudyPuzzle | None:
+    """The puzzle the participant is on, or None when they are past the last."""
+    if participant.current >= len(participant.order):
+        return None
+    position = participant.order[participant.current]
+    return next(p for p in study.puzzles if p.position == position)
+
+
+def current_game(session: Session, study: Study, participant: Participant) -> Game | None:
+    """The participant's game on their current puzzle, created on first use (None when all are done)."""
+    puzzle = study_puzzle(study, participant)
+    if puzzle is None:
+        return None
+    found = session.scalar(
+        select(Game).where(Game.participant_id == participant.id, Game.study_puzzle_id == puzzle.id)
+    )
+    if found is not None:
+        return found
+    game = Game(
+        puzzle=puzzle.puzzle,
+        solution=puzzle.solution,
+        d=puzzle.d,
+        source="study",
+        participant_id=participant.id,
+        study_puzzle_id=puzzle.id,
+        settings=dict(study.settings),
+    )
+    game.entries = "." * 81
+    session.add(game)
+    session.commit()
+    return game
+
+
+def consent(session: Session, participant: Participant, agree: bool) -> None:
+    """Record the participant's answer to the consent text."""
+    if participant.state != "consent":
+        return
+    now = utcnow()
+    participant.last_seen_at = now
+    if agree:
+        participant.consented_at = now
+        participant.state = "instructions"
+    else:
+        participant.state = "declined"
+        participant.finished_at = now
+    session.commit()
+
+
+def start(session: Session, participant: Participant) -> None:
+    """Leave the instructions for the first puzzle."""
+    if participant.state == "instructions":
+        participant.state = "playing"
+        participant.last_seen_at = utcnow()
+        session.commit()
+
+
+def advance(session: Session, study: Study, participant: Participant) -> None:
+    """Move on after the current puzzle is solved (or its time limit ran out): the next puzzle, or done."""
+    if participant.state != "playing":
+        return
+    game = current_game(session, study, participant)
+    if game is not None and game.completed_at is None and not time_is_up(game):
+        raise StudyError("This puzzle is not solved yet.")
+    participant.current += 1
+    participant.last_seen_at = utcnow()
+    if participant.current >= len(participant.order):
+        participant.state = "done"
+        participant.finished_at = participant.last_seen_at
+    session.commit()
+

@@ -1,0 +1,141 @@
+"""Participant pages. Who is who comes from the signed session cookie (set by the entry link) or a label."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import abort, current_app, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from .. import studies
+from ..db import get_session
+from ..models import Game, Participant, Study
+from . import bp
+
+COOKIE_KEY = "participants"  # study public id -> participant public id, in the signed session cookie
+
+
+def open_study(public_id: str) -> Study:
+    """The study of an entry link, or 404."""
+    study = get_session().scalar(select(Study).where(Study.public_id == public_id))
+    if study is None:
+        abort(404, description="There is no study at this address. Check the link you were given.")
+    return study
+
+
+def remembered(study: Study) -> str | None:
+    """The participant id this browser holds for the study."""
+    known: dict[str, str] = session.get(COOKIE_KEY) or {}
+    return known.get(study.public_id)
+
+
+def remember(study: Study, participant: Participant) -> None:
+    """Keep the participant's id for the study in the session cookie."""
+    known = dict(session.get(COOKIE_KEY) or {})
+    known[study.public_id] = participant.public_id
+    session[COOKIE_KEY] = known
+    session.permanent = True
+
+
+def this_participant(study: Study) -> Participant:
+    """The participant of this browser in the study, or 403 when the browser has not entered it."""
+    public_id = remembered(study)
+    found = studies.returning(get_session(), study, public_id, None) if public_id else None
+    if found is None:
+        abort(403, description="Open the study through its entry link first.")
+    return found
+
+
+def may_play(game: Game) -> bool:
+    """True when the game is not a study game, or belongs to the participant of this browser."""
+    if game.participant_id is None:
+        return True
+    participant = get_session().get(Participant, game.participant_id)
+    known: dict[str, str] = session.get(COOKIE_KEY) or {}
+    return participant is not None and participant.public_id in known.values()
+
+
+@dataclass(frozen=True)
+class StudyPlace:
+    """Where a study game sits: its study, and the participant's place in their order."""
+
+    study: Study
+    number: int
+    total: int
+
+
+def study_context(game: Game) -> StudyPlace | None:
+    """The study place of a study game (None for a free game)."""
+    if game.participant_id is None:
+        return None
+    participant = get_session().get(Participant, game.participant_id)
+    study = get_session().get(Study, participant.study_id) if participant is not None else None
+    if participant is None or study is None:
+        return None
+    return StudyPlace(study=study, number=participant.current + 1, total=len(participant.order))
+
+
+@bp.get("/<public_id>")
+def entry(public_id: str) -> ResponseReturnValue:
+    """The entry link: recognise or enrol the participant, then show where they are."""
+    study = open_study(public_id)
+    if study.closed_at is not None:
+        return render_template("study/closed.html", study=study), 410
+    labels = {key: request.args.get(key, "")[:200] for key in studies.LABEL_KEYS}
+    try:
+        participant = studies.enter(get_session(), study, current_app.secret_key or "", labels, remembered(study))
+    except studies.StudyError as error:
+        abort(503, description=str(error))
+    remember(study, participant)
+    return redirect(url_for("study.step", public_id=public_id), 303)
+
+
+@bp.get("/<public_id>/go")
+def step(public_id: str) -> ResponseReturnValue:
+    """The page for where the participant is: consent, instructions, the current puzzle, or the end."""
+    study = open_study(public_id)
+    participant = this_participant(study)
+    if participant.state == "playing":
+        game = studies.current_game(get_session(), study, participant)
+        if game is not None:
+            return redirect(url_for("play.game", game_id=game.id), 303)
+    templates = {"consent": "study/consent.html", "instructions": "study/instructions.html",
+                 "declined": "study/declined.html", "done": "study/done.html"}
+    redirect_url = study.settings.get("redirect_url")
+    if participant.state == "done" and redirect_url:
+        return redirect(redirect_url, 303)
+    return render_template(templates.get(participant.state, "study/done.html"), study=study, participant=participant)
+
+
+@bp.post("/<public_id>/consent")
+def consent(public_id: str) -> ResponseReturnValue:
+    """Agree or decline."""
+    study = open_study(public_id)
+    answer = request.form.get("answer")
+    if answer not in ("agree", "decline"):
+        abort(400, description="Answer agree or decline.")
+    studies.consent(get_session(), this_participant(study), answer == "agree")
+    return redirect(url_for("study.step", public_id=public_id), 303)
+
+
+@bp.post("/<public_id>/start")
+def start(public_id: str) -> ResponseReturnValue:
+    """Leave the instructions for the first puzzle."""
+    study = open_study(public_id)
+    studies.start(get_session(), this_participant(study))
+    return redirect(url_for("study.step", public_id=public_id), 303)
+
+
+@bp.post("/<public_id>/next")
+def next_puzzle(public_id: str) -> ResponseReturnValue:
+    """After a solved (or timed-out) puzzle: a break page if the study has them, else the next puzzle."""
+    study = open_study(public_id)
+    participant = this_participant(study)
+    try:
+        studies.advance(get_session(), study, participant)
+    except studies.StudyError as error:
+        abort(409, description=str(error))
+    if participant.state == "playing" and study.settings.get("breaks"):
+        return render_template("study/break.html", study=study, participant=participant)
+    return redirect(url_for("study.step", public_id=public_id), 303)
