@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from datetime import timedelta
 from itertools import pairwise
@@ -265,3 +267,33 @@ def test_study_settings_are_enforced_on_the_board(
         assert client.post(f"{game_url}/hint", headers=headers).status_code == 200
     game = game_row(app, game_url.rsplit("/", 1)[1])
     assert game.hint is not None and game.hint["rung"] == 2  # the third press reveals nothing more
+
+
+def test_exports_hold_exactly_the_events_sent(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:2], order_scheme="fixed")
+    entry = f"/s/{public_id(app, study_id)}"
+    for label in ("x", "y"):
+        play_through(app, app.test_client(), f"{entry}?participant_label={label}")
+    long = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/long.csv").text)))
+    with app.app_context():
+        stored = list(db.get_session().scalars(select(Event).order_by(Event.id)))
+    assert [int(row["event"]) for row in long] == [e.id for e in stored]
+    assert [row["kind"] for row in long] == [e.kind for e in stored]
+    assert Counter(row["participant"] for row in long).keys() == {p for p in participants(app)}
+    wide = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/wide.csv").text)))
+    assert len(wide) == 4 and all(row["completed"] == "1" and float(row["active_s"]) >= 0 for row in wide)
+    assert [row["puzzle_position"] for row in wide] == ["0", "1", "0", "1"]  # fixed order, by arrival
+    enters = Counter((row["game"]) for row in long if row["kind"] == "enter")
+    assert all(int(row["entries"]) == enters[row["game"]] for row in wide)
+    exported = researcher.get(f"/research/studies/{study_id}/export/study.json").get_json()
+    assert [p["puzzle"] for p in exported["puzzles"]] == [p for p, _s in puzzles[:2]]
+    assert exported["settings"]["hint_rungs"] == 4 and exported["puzzles"][0]["rating"]["D"] is not None
+    assert researcher.get(f"/research/studies/{study_id}/export/other.csv").status_code == 404
+
+
+def participants(app: Flask) -> list[str]:
+    """The public ids of every participant."""
+    with app.app_context():
+        return list(db.get_session().scalars(select(Participant.public_id)))

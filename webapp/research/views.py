@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.security import check_password_hash
 
-from .. import studies
+from .. import exports, studies
 from ..db import get_session
 from ..models import Game, Participant, Study, User
 from . import bp
@@ -165,3 +166,21 @@ def study(study_id: int) -> ResponseReturnValue:
         "finished": sum(p.state == "done" for p in people),
     }
     return render_template("research/study.html", study=found, rows=rows, counts=counts)
+
+
+@bp.get("/studies/<int:study_id>/export/<kind>")
+@login_required
+def export(study_id: int, kind: str) -> ResponseReturnValue:
+    """Download the study's long CSV, wide CSV or JSON (columns in docs/data.md)."""
+    found = owned_study(study_id)
+    name = f"study-{found.public_id}"
+    if kind == "long.csv":
+        body, mimetype = exports.long_csv(get_session(), found), "text/csv"
+    elif kind == "wide.csv":
+        body, mimetype = exports.wide_csv(get_session(), found), "text/csv"
+    elif kind == "study.json":
+        body, mimetype = json.dumps(exports.study_json(found), indent=1), "application/json"
+    else:
+        abort(404, description="Exports are long.csv, wide.csv and study.json.")
+    disposition = f'attachment; filename="{name}-{kind}"'
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})

@@ -1,0 +1,156 @@
+"""A study's data for analysis: long CSV (one row per event), wide CSV (one row per participant x puzzle), JSON.
+
+The columns are documented in ``docs/data.md``. Participants appear under their public id (never their
+recruitment labels, which are stored only as keyed hashes); times are UTC ISO 8601 from the server's clock,
+``client_ms`` is the browser's ``performance.now()`` at the action.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sudoku_engine.grid import cell_name
+
+from .games import active_seconds
+from .models import Event, Game, Participant, Study, utcnow
+from .studies import is_abandoned
+
+LONG_COLUMNS = (
+    "study", "participant", "arrival", "latin_row", "order_index", "puzzle_position", "game", "event", "server_time",
+    "client_ms", "kind", "cell", "digit", "mode", "rung", "detail",
+)
+WIDE_COLUMNS = (
+    "study", "participant", "arrival", "latin_row", "order_index", "puzzle_position", "puzzle", "d", "game",
+    "first_shown", "completed_at", "time_on_task_s", "active_s", "paused_s", "pauses", "hidden_pauses",
+    "hints_rung1", "hints_rung2", "hints_rung3", "hints_rung4", "hints_applied", "mistakes", "undos", "redos",
+    "entries", "completed", "timed_out", "abandoned",
+)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One participant's game on one study puzzle, with its events."""
+
+    participant: Participant
+    order_index: int
+    position: int
+    game: Game
+    events: list[Event]
+
+
+def played(session: Session, study: Study) -> list[Played]:
+    """Every participant's games in the study, in order of arrival and then of play."""
+    people = list(
+        session.scalars(select(Participant).where(Participant.study_id == study.id).order_by(Participant.arrival))
+    )
+    positions = {p.id: p.position for p in study.puzzles}
+    found = []
+    for person in people:
+        games = session.scalars(select(Game).where(Game.participant_id == person.id))
+        by_position = {positions[g.study_puzzle_id]: g for g in games if g.study_puzzle_id in positions}
+        for index, position in enumerate(person.order):
+            game = by_position.get(position)
+            if game is None:
+                continue
+            events = list(session.scalars(select(Event).where(Event.game_id == game.id).order_by(Event.id)))
+            found.append(Played(person, index, position, game, events))
+    return found
+
+
+def _iso(moment: datetime | None) -> str:
+    """A UTC time as ISO 8601, empty when missing."""
+    return moment.isoformat() if moment is not None else ""
+
+
+def _csv(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """CSV text with a header line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def long_rows(study: Study, games: list[Played]) -> Iterator[list[Any]]:
+    """One row per event."""
+    for item in games:
+        person = item.participant
+        for event in item.events:
+            yield [
+                study.public_id, person.public_id, person.arrival, _blank(person.latin_row), item.order_index,
+                item.position, item.game.id, event.id, _iso(event.server_time), _blank(event.client_ms), event.kind,
+                cell_name(event.cell) if event.cell is not None else "", _blank(event.digit), event.mode,
+                _blank(event.rung), json.dumps(event.detail, separators=(",", ":")) if event.detail else "",
+            ]
+
+
+def _blank(value: object) -> object:
+    """The value, or an empty field for None."""
+    return "" if value is None else value
+
+
+def long_csv(session: Session, study: Study) -> str:
+    """The long export."""
+    return _csv(LONG_COLUMNS, long_rows(study, played(session, study)))
+
+
+def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
+    """One participant x puzzle row: times, pauses, hints, mistakes, undos, outcome."""
+    game, person = item.game, item.participant
+    kinds = Counter(e.kind for e in item.events)
+    rungs = Counter(e.rung for e in item.events if e.kind == "hint")
+    pauses = [e for e in item.events if e.kind == "pause"]
+    last = item.events[-1].server_time if item.events else game.first_shown_at
+    end = game.completed_at or last
+    on_task = (end - game.first_shown_at).total_seconds() if end and game.first_shown_at else None
+    limit = (game.settings or {}).get("time_limit_s")
+    active = active_seconds(game, last) if game.completed_at is None else game.solve_seconds
+    timed_out = bool(limit) and game.completed_at is None and (active or 0) >= float(limit)
+    return [
+        study.public_id, person.public_id, person.arrival, _blank(person.latin_row), item.order_index,
+        item.position, game.puzzle, _blank(game.d), game.id, _iso(game.first_shown_at), _iso(game.completed_at),
+        _round(on_task), _round(active), _round(game.paused_seconds), len(pauses),
+        sum(1 for e in pauses if (e.detail or {}).get("reason") == "hidden"),
+        rungs[1], rungs[2], rungs[3], rungs[4], kinds["apply"], game.mistakes, kinds["undo"], kinds["redo"],
+        kinds["enter"], int(game.completed_at is not None), int(timed_out),
+        int(game.completed_at is None and is_abandoned(person, study, now)),
+    ]
+
+
+def _round(value: float | None) -> object:
+    """Seconds to the millisecond, empty when missing."""
+    return "" if value is None else round(value, 3)
+
+
+def wide_csv(session: Session, study: Study) -> str:
+    """The wide export."""
+    now = utcnow()
+    return _csv(WIDE_COLUMNS, (wide_row(study, item, now) for item in played(session, study)))
+
+
+def study_json(study: Study) -> dict[str, Any]:
+    """The study's settings and every puzzle with its full rating record."""
+    return {
+        "study": study.public_id,
+        "name": study.name,
+        "description": study.description,
+        "order_scheme": study.order_scheme,
+        "settings": study.settings,
+        "consent_text": study.consent_text,
+        "instructions": study.instructions,
+        "created_at": _iso(study.created_at),
+        "puzzles": [
+            {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": p.d, "rating": p.rating}
+            for p in study.puzzles
+        ],
+    }
