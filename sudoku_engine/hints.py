@@ -149,7 +149,9 @@ def _focus(step: Step) -> str:
 
 def ladder(step: Step) -> tuple[str, ...]:
     """The four rungs of a technique step."""
-    return (f"Try a {BY_ID[step.technique].name}.", _area(step), _focus(step), step.text)
+    name = BY_ID[step.technique].name
+    article = "an" if name[0] in "AEIOX" else "a"  # an X-Wing, an ALS-XZ; a Unique Rectangle, a Hidden Single
+    return (f"Try {article} {name}.", _area(step), _focus(step), step.text)
 
 
 def _board_with_marks(position: tuple[int, ...], marks: Mapping[Cell, int] | None) -> Board:

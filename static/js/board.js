@@ -18,6 +18,9 @@
   let pending = Promise.resolve();
   let inflight = 0;
   let clock = {seconds: 0, since: 0, state: "running"};
+  // Set when this page paused the game, until the player resumes: an answer to an earlier action that still
+  // says "running" must not bring the board back.
+  let pausedHere = false;
 
   function cellAt(name) {
     return document.getElementById("cell-" + name);
@@ -155,6 +158,10 @@
     const action = button.dataset.action;
     if (action === "pause") {
       pause("button");
+    } else if (action === "resume") {
+      pausedHere = false;
+      focusInBoard = true;  // back to the selected cell once the board shows again
+      post(button.dataset.url);
     } else if (action === "check") {
       post(button.dataset.url, {on: button.dataset.on});
     } else {
@@ -175,7 +182,16 @@
     if (!timer) {
       return;
     }
-    clock = {seconds: Number(timer.dataset.seconds) || 0, since: performance.now(), state: timer.dataset.state};
+    let state = timer.dataset.state;
+    if (state === "paused") {
+      pausedHere = false;  // the server has it: its answers say paused from now on
+    } else if (pausedHere && state === "running") {
+      state = "paused";
+    }
+    if (state === "paused" && clock.state === "paused") {
+      return;  // keep the time shown when the pause began
+    }
+    clock = {seconds: Number(timer.dataset.seconds) || 0, since: performance.now(), state: state};
     game.classList.toggle("paused", clock.state === "paused");
     game.classList.toggle("solved", clock.state === "done");
     showClock();
@@ -208,6 +224,7 @@
     showClock();
     clock.seconds += (performance.now() - clock.since) / 1000;
     clock.state = "paused";
+    pausedHere = true;
     game.classList.add("paused");
     const url = document.getElementById("pause").dataset.url;
     if (reason === "hidden") {
@@ -304,7 +321,6 @@
   document.body.addEventListener("htmx:responseError", function (event) {
     const answer = new DOMParser().parseFromString(event.detail.xhr.responseText, "text/html");
     say(answer.body.textContent.trim() || "The server refused this change.", true);
-    readClock();
   });
   document.body.addEventListener("htmx:sendError", function () {
     say("The server could not be reached; the last change was not saved.", true);

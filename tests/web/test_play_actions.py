@@ -227,7 +227,7 @@ def test_solved_board_shows_the_completion_summary(
     for cell in blanks(puzzle):
         body = enter(client, csrf_headers, game_id, cell_name(cell), solution[cell]).get_data(as_text=True)
     assert 'id="completion"' in body
-    assert "1 (1 technique, 0 area, 0 cells, 0 full step)" in " ".join(body.split())
+    assert "1 revealed: technique 1, area 0, cells 0, full step 0" in " ".join(body.split())
     techniques = client.get(f"/g/{game_id}/techniques").get_data(as_text=True)
     assert "Hidden Single" in techniques or "Naked Single" in techniques or "Full House" in techniques
     assert game_row(app, game_id).techniques

@@ -1,0 +1,76 @@
+"""Browser test fixtures: Debian's Chromium for pytest-playwright and live werkzeug servers on temp databases."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from web_support import new_app
+from werkzeug.serving import make_server
+
+from webapp import db
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium (Playwright's own browser download is not available here)."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        message = "Debian's chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_ARGS}
+
+
+@contextmanager
+def serving(instance: Path, htmx_source: str) -> Iterator[tuple[Flask, str]]:
+    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield it and its URL."""
+    app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name=f"live-server-{htmx_source}", daemon=True)
+    thread.start()
+    try:
+        yield app, f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+        db.dispose(app)
+
+
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
+    """The live server that loads only the vendored htmx, and its app."""
+    with serving(tmp_path_factory.mktemp("live") / "instance", "vendor") as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def base_url(live_app: tuple[Flask, str]) -> str:
+    """The live server's URL; pages use paths relative to it."""
+    return live_app[1]
+
+
+@pytest.fixture(scope="session")
+def cdn_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live server whose pages load htmx from the CDN with SRI, falling back to the vendored copy."""
+    with serving(tmp_path_factory.mktemp("cdn") / "instance", "cdn") as (_app, url):
+        yield url
