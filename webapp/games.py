@@ -109,11 +109,13 @@ def link_d(session: Session, grid: Grid, timeout: float | None) -> float | None:
     return None if rating.timeout else rating.d
 
 
-def difficulty_of(game: Game) -> Difficulty | None:
-    """The puzzle's D with its zone and predicted minutes, when the game knows its D."""
+def difficulty_of(game: Game, calibration: tuple[float, float] | None = None) -> Difficulty | None:
+    """The puzzle's D with its zone and predicted minutes (by ``calibration`` (a, b) if given), if D is known."""
     if game.d is None:
         return None
-    return Difficulty(d=game.d, label=difficulty.zone(game.d), predicted_minutes=difficulty.predicted_minutes(game.d))
+    a, b = calibration or (difficulty.MINUTES_INTERCEPT, difficulty.MINUTES_SLOPE)
+    minutes = difficulty.predicted_minutes(game.d, a, b)
+    return Difficulty(d=game.d, label=difficulty.zone(game.d), predicted_minutes=minutes)
 
 
 def _saved(session: Session, game: Game) -> Game:

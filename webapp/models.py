@@ -40,9 +40,17 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def utcnow() -> datetime:
-    """The current time in UTC."""
+def system_clock() -> datetime:
+    """The system's current time in UTC."""
     return datetime.now(UTC)
+
+
+clock = system_clock  # every server timestamp comes from here (a simulated study replaces it)
+
+
+def utcnow() -> datetime:
+    """The current time in UTC, from ``clock``."""
+    return clock()
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -254,3 +262,17 @@ class Participant(Base):
     consented_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Calibration(Base):
+    """A refit of the slider's time calibration, ln(minutes) = intercept + slope (c + e D), from a study."""
+
+    __tablename__ = "calibrations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int | None] = mapped_column(ForeignKey("studies.id", ondelete="SET NULL"))
+    intercept: Mapped[float] = mapped_column(Double)
+    slope: Mapped[float] = mapped_column(Double)
+    puzzles: Mapped[int] = mapped_column(Integer)
+    active: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

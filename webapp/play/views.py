@@ -9,6 +9,7 @@ from flask import abort, current_app, redirect, render_template, request, url_fo
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 
+from sudoku_engine import difficulty
 from sudoku_engine.grid import Grid, InvalidPuzzle
 from sudoku_engine.slider import describe
 
@@ -17,6 +18,7 @@ from ..db import get_session
 from ..games import Action, Outcome
 from ..models import Game
 from ..playstate import ActionRefused
+from ..report import calibration_in_force
 from ..study.views import may_play, study_context
 from . import bp
 from .inputs import (
@@ -63,14 +65,23 @@ def is_htmx() -> bool:
 @bp.get("/")
 def index() -> ResponseReturnValue:
     """The start page: the difficulty slider, what it asks for, and the New puzzle button."""
-    return render_template("play/index.html", slider=DEFAULT_SLIDER, info=describe(DEFAULT_SLIDER))
+    return render_template("play/index.html", slider=DEFAULT_SLIDER, info=calibrated(describe(DEFAULT_SLIDER)))
 
 
 @bp.get("/slider")
 def slider_info() -> ResponseReturnValue:
     """The zone, target D and predicted minutes of a slider value, as the fragment the start page swaps in."""
     slider = parsed(parse_slider, request.args.get("slider"))
-    return render_template("play/_slider_info.html", info=describe(slider))
+    return render_template("play/_slider_info.html", info=calibrated(describe(slider)))
+
+
+def calibrated(info: dict[str, object]) -> dict[str, object]:
+    """The slider's description with the predicted minutes of the time calibration in force."""
+    intercept, slope, row = calibration_in_force(get_session())
+    if row is None:
+        return info
+    minutes = difficulty.predicted_minutes(float(str(info["D"])), intercept, slope)
+    return {**info, "predicted_minutes": round(minutes, 1)}
 
 
 @bp.post("/new")
@@ -123,7 +134,7 @@ def page_context(session: Session, current: Game) -> dict[str, object]:
     return {
         "game": current,
         "board": boardview.board(current),
-        "rating": games.difficulty_of(current),
+        "rating": games.difficulty_of(current, calibration_in_force(session)[:2]),
         "hint": game_hints.current(current),
         "state": games.state_of(current),
         "elapsed": games.active_seconds(current),

@@ -10,13 +10,14 @@ from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
 from ..db import get_session, sessions_of
-from ..models import User
+from ..models import Study, User
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 login_manager = LoginManager()
 login_manager.login_view = "research.login"
 login_manager.login_message = "Please log in to see your studies."
 user_cli = AppGroup("user", help="Researcher accounts.")
+study_cli = AppGroup("study", help="Solve-time studies.")
 MIN_PASSWORD = 8
 
 
@@ -25,6 +26,7 @@ def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     app.register_blueprint(bp)
     app.cli.add_command(user_cli)
+    app.cli.add_command(study_cli)
 
 
 @login_manager.user_loader
@@ -49,6 +51,22 @@ def create_user(email: str, password: str) -> None:
         session.add(User(email=email, password_hash=generate_password_hash(password)))
         session.commit()
     click.echo(f"Created the researcher account {email}.")
+
+
+
+@study_cli.command("report")
+@click.argument("study_id", type=int)
+def report_command(study_id: int) -> None:
+    """Print a study's validation report: puzzles, ratings against mean log time, the model, Table II."""
+    from .. import report
+
+    with sessions_of(current_app)() as session:
+        study = session.get(Study, study_id)
+        if study is None:
+            raise click.UsageError(f"There is no study {study_id}.")
+        built = report.build(session, study, plots=False)
+        for line in report.text_lines(built):
+            click.echo(line)
 
 
 from . import views  # noqa: E402, F401  (views register their routes on bp)

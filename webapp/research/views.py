@@ -12,7 +12,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.security import check_password_hash
 
-from .. import exports, studies
+from .. import exports, report, studies
 from ..db import get_session
 from ..models import Game, Participant, Study, User
 from . import bp
@@ -184,3 +184,29 @@ def export(study_id: int, kind: str) -> ResponseReturnValue:
         abort(404, description="Exports are long.csv, wide.csv and study.json.")
     disposition = f'attachment; filename="{name}-{kind}"'
     return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
+
+
+@bp.get("/studies/<int:study_id>/report")
+@login_required
+def study_report(study_id: int) -> ResponseReturnValue:
+    """The validation report: per-puzzle times, every rating against them, the two-way model, Table II."""
+    found = owned_study(study_id)
+    session = get_session()
+    return render_template(
+        "research/report.html",
+        report=report.build(session, found),
+        calibration=report.calibration_in_force(session),
+    )
+
+
+@bp.post("/studies/<int:study_id>/calibrate")
+@login_required
+def calibrate(study_id: int) -> ResponseReturnValue:
+    """Refit the slider's time calibration from this study and put it in force."""
+    found = owned_study(study_id)
+    try:
+        fitted = report.refit_calibration(get_session(), found)
+    except ValueError as error:
+        abort(409, description=str(error))
+    flash(f"Calibration {fitted.id} is in force: ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} x.")
+    return redirect(url_for("research.study_report", study_id=found.id), 303)

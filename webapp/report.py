@@ -1,0 +1,274 @@
+"""The validation report of a study: do the ratings order the puzzles as the participants' solve times do?
+
+Solve time is the active time of a completed game (server clock, pauses and hidden time excluded). For each
+puzzle: completions, mean log time with a bootstrap interval, median minutes. For every rating (D, predicted
+minutes, the seed measures, se_like, hodoku_like, givens): Spearman and Pearson against mean log time with
+bootstrap intervals, strongest first. The two-way model log t = b_puzzle - theta_participant (``analysis``),
+with b against D. Seed 000's Table II layout (participants x puzzles, minutes, averages). Scatter plots as SVG
+when matplotlib (the ``analysis`` extra) is installed. The slider's time calibration can be refitted from the
+study: ln(minutes) = a + b (c + e D), with c and e of ``sudoku_engine.difficulty`` kept and a, b fitted to the
+puzzles' mean log minutes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sudoku_engine import difficulty
+
+from . import analysis
+from .models import Calibration, Game, Participant, Study, StudyPuzzle, utcnow
+
+SEED = 20261122  # the bootstrap's seed: a report is reproducible
+
+
+def _metric(path: str) -> Callable[[dict[str, Any]], float | None]:
+    """A reader of one number in a rating record, by a dotted path (None when absent)."""
+
+    def read(record: dict[str, Any]) -> float | None:
+        value: Any = record
+        for part in path.split("."):
+            if not isinstance(value, dict) or part not in value:
+                return None
+            value = value[part]
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    return read
+
+
+def _schemes_failed(record: dict[str, Any]) -> float | None:
+    """How many of Simonis' propagation schemes do not solve the puzzle (seed 004)."""
+    schemes = (record.get("metrics") or {}).get("schemes")
+    return float(sum(not solved for solved in schemes.values())) if isinstance(schemes, dict) else None
+
+
+RATINGS: dict[str, Callable[[dict[str, Any]], float | None]] = {
+    "D": _metric("D"),
+    "predicted minutes": _metric("predicted_minutes"),
+    "se_like": _metric("se_like"),
+    "hodoku_like": _metric("hodoku_like"),
+    "call count (seed 000)": _metric("metrics.call_count"),
+    "guesses (seed 001)": _metric("metrics.findling.guesses"),
+    "hsolve (seed 002)": _metric("metrics.hsolve"),
+    "inferences (seed 003)": _metric("metrics.r_reduction.inferences"),
+    "entropy (seed 003)": _metric("metrics.entropy"),
+    "schemes failed (seed 004)": _schemes_failed,
+}
+
+
+@dataclass(frozen=True)
+class PuzzleRow:
+    """One puzzle of the report."""
+
+    position: int
+    d: float | None
+    completions: int
+    mean_log: analysis.Estimate | None
+    median_minutes: float | None
+    b: float | None
+
+
+@dataclass
+class Report:
+    """Everything the report page and ``flask study report`` show."""
+
+    study: Study
+    puzzles: list[PuzzleRow]
+    correlations: list[analysis.Correlation]
+    b_vs_d: float | None
+    residual_sd: float | None
+    participants: list[str]
+    minutes: list[list[float | None]]  # participants x puzzles (Table II layout)
+    averages: list[float | None]
+    svg: dict[str, str] = field(default_factory=dict)
+
+
+def solve_times(session: Session, study: Study) -> tuple[list[str], dict[tuple[int, int], float]]:
+    """Participants with a completed game, and their solve seconds by (puzzle position, participant index)."""
+    positions = {p.id: p.position for p in study.puzzles}
+    people = list(
+        session.scalars(select(Participant).where(Participant.study_id == study.id).order_by(Participant.arrival))
+    )
+    times: dict[tuple[int, int], float] = {}
+    names: list[str] = []
+    for person in people:
+        games = session.scalars(
+            select(Game).where(Game.participant_id == person.id, Game.solve_seconds.is_not(None))
+        )
+        solved = [(positions[g.study_puzzle_id], g.solve_seconds) for g in games if g.study_puzzle_id in positions]
+        if not solved:
+            continue
+        index = len(names)
+        names.append(person.public_id)
+        for position, seconds in solved:
+            if seconds is not None and seconds > 0:
+                times[(position, index)] = seconds
+    return names, times
+
+
+def build(session: Session, study: Study, plots: bool = True) -> Report:
+    """The validation report of a study from its stored games."""
+    names, times = solve_times(session, study)
+    count = len(study.puzzles)
+    log_t = np.full((count, len(names)), np.nan)
+    for (position, person), seconds in times.items():
+        log_t[position, person] = math.log(seconds)
+    fit = analysis.fit_two_way(log_t) if len(times) >= count + len(names) else None
+    rows = []
+    for puzzle in study.puzzles:
+        seen = log_t[puzzle.position][np.isfinite(log_t[puzzle.position])]
+        rows.append(
+            PuzzleRow(
+                position=puzzle.position,
+                d=puzzle.d,
+                completions=len(seen),
+                mean_log=analysis.bootstrap_mean(seen, SEED + puzzle.position) if len(seen) else None,
+                median_minutes=float(np.median(np.exp(seen))) / 60 if len(seen) else None,
+                b=float(fit.b[puzzle.position]) if fit is not None and len(seen) else None,
+            )
+        )
+    report = Report(
+        study=study,
+        puzzles=rows,
+        correlations=_correlations(study.puzzles, rows),
+        b_vs_d=_b_vs_d(rows),
+        residual_sd=fit.residual_sd if fit is not None else None,
+        participants=names,
+        minutes=[[_minutes(log_t[p, j]) for p in range(count)] for j in range(len(names))],
+        averages=[_minutes_mean(log_t[p]) for p in range(count)],
+    )
+    if plots:
+        report.svg = scatter_plots(rows)
+    return report
+
+
+def _minutes(value: float) -> float | None:
+    """Minutes from a log-seconds cell, None when missing."""
+    return math.exp(value) / 60 if np.isfinite(value) else None
+
+
+def _minutes_mean(row: np.ndarray[Any, Any]) -> float | None:
+    """Mean minutes over the observed cells of a row."""
+    seen = row[np.isfinite(row)]
+    return float(np.exp(seen).mean() / 60) if len(seen) else None
+
+
+def _correlations(puzzles: list[StudyPuzzle], rows: list[PuzzleRow]) -> list[analysis.Correlation]:
+    """Every rating against mean log time, over the puzzles with completions."""
+    done = [(p, r) for p, r in zip(puzzles, rows, strict=True) if r.mean_log is not None]
+    values: dict[str, list[float | None]] = {
+        name: [read(p.rating or {}) for p, _r in done] for name, read in RATINGS.items()
+    }
+    values["givens"] = [float(81 - p.puzzle.count(".")) for p, _r in done]
+    means = [r.mean_log.value for _p, r in done if r.mean_log is not None]
+    return analysis.correlations(values, means, SEED)
+
+
+def _b_vs_d(rows: list[PuzzleRow]) -> float | None:
+    """Spearman of the fitted puzzle difficulty b against D."""
+    pairs = [(r.b, r.d) for r in rows if r.b is not None and r.d is not None]
+    if len(pairs) < 3:
+        return None
+    return analysis.spearman(np.array([b for b, _d in pairs]), np.array([d for _b, d in pairs]))
+
+
+def scatter_plots(rows: list[PuzzleRow]) -> dict[str, str]:
+    """SVG scatter plots of mean log time and of b against D (empty when matplotlib is not installed)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return {}
+    plots = {}
+    for key, label in (("mean_log", "mean log solve time (log s)"), ("b", "puzzle difficulty b (log s)")):
+        points = [(r.d, _value(r, key)) for r in rows if r.d is not None and _value(r, key) is not None]
+        figure, axes = plt.subplots(figsize=(4.5, 3.2))
+        axes.scatter([d for d, _v in points], [v for _d, v in points], color="#2f5fd0")
+        axes.set_xlabel("D")
+        axes.set_ylabel(label)
+        figure.tight_layout()
+        out = io.StringIO()
+        figure.savefig(out, format="svg")
+        plt.close(figure)
+        plots[key] = out.getvalue()
+    return plots
+
+
+def _value(row: PuzzleRow, key: str) -> float | None:
+    """The plotted value of a puzzle row."""
+    if key == "b":
+        return row.b
+    return row.mean_log.value if row.mean_log is not None else None
+
+
+def refit_calibration(session: Session, study: Study) -> Calibration:
+    """Fit the slider's time calibration to the study's mean log minutes and put it in force."""
+    report = build(session, study, plots=False)
+    points = [(r.d, r.mean_log.value - math.log(60)) for r in report.puzzles if r.d is not None and r.mean_log]
+    if len({d for d, _y in points}) < 2:
+        raise ValueError("The refit needs completed puzzles of at least two different D values.")
+    x = np.array([difficulty.CALL_COUNT_INTERCEPT + difficulty.CALL_COUNT_SLOPE * d for d, _y in points])
+    y = np.array([y for _d, y in points])
+    slope, intercept = np.polyfit(x, y, 1)
+    for old in session.scalars(select(Calibration).where(Calibration.active.is_(True))):
+        old.active = False
+    calibration = Calibration(
+        study_id=study.id, intercept=float(intercept), slope=float(slope), puzzles=len(points), active=True,
+        created_at=utcnow(),
+    )
+    session.add(calibration)
+    session.commit()
+    return calibration
+
+
+def calibration_in_force(session: Session) -> tuple[float, float, Calibration | None]:
+    """(a, b) of the time calibration in force, and its row (None: seed 000's fit, the default)."""
+    row = session.scalar(select(Calibration).where(Calibration.active.is_(True)).order_by(Calibration.id.desc()))
+    if row is None:
+        return difficulty.MINUTES_INTERCEPT, difficulty.MINUTES_SLOPE, None
+    return row.intercept, row.slope, row
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    """A number for a text table, '-' when missing."""
+    return "-" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def text_lines(report: Report) -> list[str]:
+    """The report as plain text tables (``flask study report``)."""
+    lines = [f"Study {report.study.id}: {report.study.name}; {len(report.participants)} participants solved puzzles."]
+    lines.append(f"{'#':>3} {'D':>5} {'solved':>6} {'mean log t [95% CI]':>24} {'median min':>10} {'b':>6}")
+    for row in report.puzzles:
+        interval = "-"
+        if row.mean_log is not None:
+            interval = f"{row.mean_log.value:.2f} [{row.mean_log.low:.2f}, {row.mean_log.high:.2f}]"
+        lines.append(
+            f"{row.position + 1:>3} {_fmt(row.d):>5} {row.completions:>6} {interval:>24} "
+            f"{_fmt(row.median_minutes, 1):>10} {_fmt(row.b):>6}"
+        )
+    lines.append("")
+    lines.append(f"{'rating':<26} {'n':>3} {'Spearman [95% CI]':>22} {'Pearson [95% CI]':>22}")
+    for c in report.correlations:
+        spearman = f"{c.spearman.value:.2f} [{c.spearman.low:.2f}, {c.spearman.high:.2f}]"
+        pearson = f"{c.pearson.value:.2f} [{c.pearson.low:.2f}, {c.pearson.high:.2f}]"
+        lines.append(f"{c.rating:<26} {c.n:>3} {spearman:>22} {pearson:>22}")
+    lines.append("")
+    model = f"Spearman(b, D) {_fmt(report.b_vs_d)}, residual SD {_fmt(report.residual_sd)}"
+    lines.append(f"Model log t = b - theta: {model}")
+    lines.append("")
+    lines.append("Minutes (participants x puzzles, seed 000 Table II layout):")
+    lines.append("     " + "".join(f"{row.position + 1:>7}" for row in report.puzzles))
+    for index, minutes in enumerate(report.minutes, 1):
+        lines.append(f"{index:>4} " + "".join(f"{_fmt(m, 1):>7}" for m in minutes))
+    lines.append(" avg " + "".join(f"{_fmt(m, 1):>7}" for m in report.averages))
+    return lines
