@@ -15,7 +15,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[web,fast]'
+	$(BIN)/python -m pip install --quiet -e '.[web,fast,analysis]'
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python

@@ -51,3 +51,13 @@ def test_two_way_fit_recovers_a_known_model() -> None:
 def test_correlations_skip_ratings_with_too_few_values() -> None:
     rows = analysis.correlations({"sparse": [1.0, None, None, 2.0]}, [1.0, 2.0, 3.0, 4.0], seed=1)
     assert rows == []
+
+
+def test_correlations_agree_with_scipy() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=25)
+    y = x + rng.normal(size=25)
+    y[3] = y[4]  # a tie
+    assert analysis.pearson(x, y) == pytest.approx(stats.pearsonr(x, y)[0])
+    assert analysis.spearman(x, y) == pytest.approx(stats.spearmanr(x, y)[0])

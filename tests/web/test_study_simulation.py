@@ -166,7 +166,7 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     long = client.get(f"/research/studies/{study_id}/export/long.csv").text
     assert sum(1 for row in csv.DictReader(io.StringIO(long)) if row["kind"] == "enter") == sent
     page = client.get(f"/research/studies/{study_id}/report").get_data(as_text=True)
-    assert 'id="correlation-table"' in page and 'id="table-two"' in page
+    assert 'id="correlation-table"' in page and 'id="table-two"' in page and "<svg" in page
     refit = client.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": form_token(client, "/")})
     assert refit.status_code == 303
     with app.app_context():
