@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 from collections import Counter
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 import pytest
@@ -17,7 +18,7 @@ from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
-from webapp import db, studies
+from webapp import db, models, studies
 from webapp.models import Event, Game, Participant, Study, StudyPuzzle
 
 EMAIL, PASSWORD = "lab@example.org", "correct horse"
@@ -297,3 +298,64 @@ def participants(app: Flask) -> list[str]:
     """The public ids of every participant."""
     with app.app_context():
         return list(db.get_session().scalars(select(Participant.public_id)))
+
+
+def test_concurrent_arrivals_fill_the_square_evenly(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles)  # 4 puzzles: a Williams square of 4 rows
+    entry = f"/s/{public_id(app, study_id)}"
+    barrier = threading.Barrier(8)
+    statuses: list[int] = []
+
+    def arrive(label: int) -> None:
+        client = app.test_client()
+        barrier.wait()
+        statuses.append(client.get(f"{entry}?participant_label=c{label}").status_code)
+
+    threads = [threading.Thread(target=arrive, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [303] * 8
+    with app.app_context():
+        rows = list(db.get_session().scalars(select(Participant.latin_row)))
+        arrivals = sorted(db.get_session().scalars(select(Participant.arrival)))
+    assert arrivals == list(range(1, 9)) and Counter(rows) == {0: 2, 1: 2, 2: 2, 3: 2}
+
+
+def test_time_limit_ends_a_puzzle(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = [datetime(2026, 3, 1, 10, 0, tzinfo=UTC)]
+    monkeypatch.setattr(models, "clock", lambda: now[0])
+    study_id = create(researcher, puzzles[:2], time_limit_minutes="1", order_scheme="fixed", breaks="")
+    base = f"/s/{public_id(app, study_id)}"
+    client = app.test_client()
+    client.get(base)
+    token = form_token(client, f"{base}/go")
+    client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
+    client.post(f"{base}/start", data={"csrf_token": token})
+    game_url = client.get(f"{base}/go").headers["Location"]
+    page = client.get(game_url).get_data(as_text=True)
+    assert 'data-limit="60"' in page and 'id="time-up"' in page
+    headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    cell = cell_name(blanks(puzzles[0][0])[0])
+    assert client.post(f"{base}/next", data={"csrf_token": token}).status_code == 409  # time left, unsolved
+    now[0] += timedelta(seconds=61)
+    refused = client.post(f"{game_url}/cell/{cell}", data={"digit": "1"}, headers=headers)
+    assert refused.status_code == 409 and "time for this puzzle is up" in refused.get_data(as_text=True)
+    assert client.post(f"{base}/next", data={"csrf_token": token}).status_code == 303
+    second = client.get(f"{base}/go").headers["Location"]
+    assert second != game_url and game_row(app, second.rsplit("/", 1)[1]).puzzle == puzzles[1][0]
+
+
+def test_progress_fragment_follows_arrivals(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:1])
+    app.test_client().get(f"/s/{public_id(app, study_id)}?participant_label=z")
+    fragment = researcher.get(f"/research/studies/{study_id}/progress").get_data(as_text=True)
+    assert fragment.startswith('<div id="live-progress"') and '<dd class="arrived">1</dd>' in fragment
+    assert 'hx-trigger="every 10s"' in fragment and "<html" not in fragment

@@ -151,6 +151,19 @@ def bounded_int(text: str, name: str, low: int, high: int) -> int:
 def study(study_id: int) -> ResponseReturnValue:
     """A study's entry link and live progress: participants started and finished, per-puzzle times."""
     found = owned_study(study_id)
+    return render_template("research/study.html", study=found, **progress_of(found))
+
+
+@bp.get("/studies/<int:study_id>/progress")
+@login_required
+def progress(study_id: int) -> ResponseReturnValue:
+    """The progress fragment the study page refreshes every few seconds."""
+    found = owned_study(study_id)
+    return render_template("research/_progress.html", study=found, **progress_of(found))
+
+
+def progress_of(found: Study) -> dict[str, Any]:
+    """Counts of participants by stage, and completions and median time per puzzle."""
     session = get_session()
     people = list(session.scalars(select(Participant).where(Participant.study_id == found.id)))
     ids = [p.id for p in people]
@@ -165,7 +178,7 @@ def study(study_id: int) -> ResponseReturnValue:
         "declined": sum(p.state == "declined" for p in people),
         "finished": sum(p.state == "done" for p in people),
     }
-    return render_template("research/study.html", study=found, rows=rows, counts=counts)
+    return {"rows": rows, "counts": counts}
 
 
 @bp.get("/studies/<int:study_id>/export/<kind>")
