@@ -225,17 +225,22 @@ def test_declining_ends_politely(app: Flask, researcher: FlaskClient, puzzles: l
         assert db.get_session().scalar(select(func.count()).select_from(Game)) == 0
 
 
+def first_game(app: Flask, study_id: int) -> tuple[FlaskClient, str, str, str]:
+    """A new participant who agreed and started: their client, the study's base path, CSRF token, first game."""
+    base = f"/s/{public_id(app, study_id)}"
+    client = app.test_client()
+    client.get(base)
+    token = form_token(client, f"{base}/go")
+    client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
+    client.post(f"{base}/start", data={"csrf_token": token})
+    return client, base, token, client.get(f"{base}/go").headers["Location"]
+
+
 def test_a_participant_cannot_open_another_participants_game(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
     study_id = create(researcher, puzzles[:1], breaks="")
-    base = f"/s/{public_id(app, study_id)}"
-    first = app.test_client()
-    first.get(base)
-    token = form_token(first, f"{base}/go")
-    first.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
-    first.post(f"{base}/start", data={"csrf_token": token})
-    game_url = first.get(f"{base}/go").headers["Location"]
+    first, base, token, game_url = first_game(app, study_id)
     assert first.get(game_url).status_code == 200
     intruder = app.test_client()
     assert intruder.get(game_url).status_code == 403
@@ -252,13 +257,7 @@ def test_study_settings_are_enforced_on_the_board(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
     study_id = create(researcher, puzzles[:1], hint_rungs="2", autofill="", checking="")
-    base = f"/s/{public_id(app, study_id)}"
-    client = app.test_client()
-    client.get(base)
-    token = form_token(client, f"{base}/go")
-    client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
-    client.post(f"{base}/start", data={"csrf_token": token})
-    game_url = client.get(f"{base}/go").headers["Location"]
+    client, base, token, game_url = first_game(app, study_id)
     page = client.get(game_url).get_data(as_text=True)
     assert 'id="autofill"' not in page and 'id="check"' not in page and 'id="hint"' in page
     headers = {"X-CSRFToken": token, "HX-Request": "true"}
@@ -331,13 +330,7 @@ def test_time_limit_ends_a_puzzle(
     now = [datetime(2026, 3, 1, 10, 0, tzinfo=UTC)]
     monkeypatch.setattr(models, "clock", lambda: now[0])
     study_id = create(researcher, puzzles[:2], time_limit_minutes="1", order_scheme="fixed", breaks="")
-    base = f"/s/{public_id(app, study_id)}"
-    client = app.test_client()
-    client.get(base)
-    token = form_token(client, f"{base}/go")
-    client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
-    client.post(f"{base}/start", data={"csrf_token": token})
-    game_url = client.get(f"{base}/go").headers["Location"]
+    client, base, token, game_url = first_game(app, study_id)
     page = client.get(game_url).get_data(as_text=True)
     assert 'data-limit="60"' in page and 'id="time-up"' in page
     headers = {"X-CSRFToken": token, "HX-Request": "true"}
