@@ -6,7 +6,8 @@ A participant arrives through the study's entry link, optionally with labels fro
 they are. Orders: fixed (the list as entered), random per participant, or a balanced Latin square (Williams
 design: every puzzle in every place and after every other puzzle equally often); square rows go in order of
 arrival to the row with the fewest participants who are not abandoned (no activity for ``abandon_minutes``),
-and arrivals are numbered under a unique index, so two people arriving at once never read the same counts.
+and arrivals are numbered under a unique index, so two people arriving at once never read the same counts;
+a participant who declines gives the row back.
 A participant walks consent -> instructions -> puzzles (one game each, the study's board settings) -> done.
 """
 
@@ -211,7 +212,7 @@ def latin_row(session: Session, study: Study, now: datetime) -> int:
         select(Participant).where(Participant.study_id == study.id, Participant.latin_row.is_not(None))
     )
     for other in taken:
-        if other.latin_row is not None and not is_abandoned(other, study, now):
+        if other.latin_row is not None and other.state != "declined" and not is_abandoned(other, study, now):
             counts[other.latin_row % rows] += 1
     return counts.index(min(counts))
 
@@ -263,14 +264,17 @@ def study_puzzle(study: Study, participant: Participant) -> StudyPuzzle | None:
     return next(p for p in study.puzzles if p.position == position)
 
 
+def existing_game(session: Session, participant: Participant, puzzle: StudyPuzzle) -> Game | None:
+    """The participant's game on a study puzzle, if they have opened it."""
+    return session.scalar(select(Game).where(Game.participant_id == participant.id, Game.study_puzzle_id == puzzle.id))
+
+
 def current_game(session: Session, study: Study, participant: Participant) -> Game | None:
     """The participant's game on their current puzzle, created on first use (None when all are done)."""
     puzzle = study_puzzle(study, participant)
     if puzzle is None:
         return None
-    found = session.scalar(
-        select(Game).where(Game.participant_id == participant.id, Game.study_puzzle_id == puzzle.id)
-    )
+    found = existing_game(session, participant, puzzle)
     if found is not None:
         return found
     game = Game(
@@ -315,8 +319,9 @@ def advance(session: Session, study: Study, participant: Participant) -> None:
     """Move on after the current puzzle is solved (or its time limit ran out): the next puzzle, or done."""
     if participant.state != "playing":
         return
-    game = current_game(session, study, participant)
-    if game is not None and game.completed_at is None and not time_is_up(game):
+    puzzle = study_puzzle(study, participant)
+    game = existing_game(session, participant, puzzle) if puzzle is not None else None
+    if puzzle is not None and (game is None or (game.completed_at is None and not time_is_up(game))):
         raise StudyError("This puzzle is not solved yet.")
     participant.current += 1
     participant.last_seen_at = utcnow()

@@ -352,3 +352,18 @@ def test_progress_fragment_follows_arrivals(
     fragment = researcher.get(f"/research/studies/{study_id}/progress").get_data(as_text=True)
     assert fragment.startswith('<div id="live-progress"') and '<dd class="arrived">1</dd>' in fragment
     assert 'hx-trigger="every 10s"' in fragment and "<html" not in fragment
+
+
+def test_a_declining_participant_gives_the_square_row_back(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:2])
+    base = f"/s/{public_id(app, study_id)}"
+    declining = app.test_client()
+    declining.get(f"{base}?participant_label=d")  # row 0
+    token = form_token(declining, f"{base}/go")
+    declining.post(f"{base}/consent", data={"answer": "decline", "csrf_token": token})
+    app.test_client().get(f"{base}?participant_label=e")
+    with app.app_context():
+        rows = dict(db.get_session().execute(select(Participant.arrival, Participant.latin_row)).all())
+    assert rows == {1: 0, 2: 0}

@@ -137,5 +137,15 @@ def next_puzzle(public_id: str) -> ResponseReturnValue:
     except studies.StudyError as error:
         abort(409, description=str(error))
     if participant.state == "playing" and study.settings.get("breaks"):
-        return render_template("study/break.html", study=study, participant=participant)
+        return redirect(url_for("study.pause_between", public_id=public_id), 303)
     return redirect(url_for("study.step", public_id=public_id), 303)
+
+
+@bp.get("/<public_id>/break")
+def pause_between(public_id: str) -> ResponseReturnValue:
+    """The break page between two puzzles (safe to reload); the next puzzle's clock starts when it opens."""
+    study = open_study(public_id)
+    participant = this_participant(study)
+    if participant.state != "playing":
+        return redirect(url_for("study.step", public_id=public_id), 303)
+    return render_template("study/break.html", study=study, participant=participant)
