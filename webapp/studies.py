@@ -119,10 +119,15 @@ def puzzles_from_text(text: str) -> list[PuzzleEntry]:
 
 def puzzles_from_sliders(session: Session, values: Sequence[float], budget_s: float = 3.0) -> list[PuzzleEntry]:
     """One puzzle per slider value, drawn from the bank (else generated), each with its full rating."""
-    _check_count(len(values))
+    return puzzles_from_targets(session, [target_for_slider(value) for value in values], budget_s)
+
+
+def puzzles_from_targets(session: Session, targets: Sequence[float], budget_s: float = 3.0) -> list[PuzzleEntry]:
+    """One puzzle per target D, drawn from the bank (else generated), each with its full rating."""
+    _check_count(len(targets))
     entries = []
-    for value in values:
-        served = pool.serve(session, target_for_slider(value), budget_s=budget_s)
+    for target in targets:
+        served = pool.serve(session, target, budget_s=budget_s)
         entries.append(rated(served.puzzle, served.solution))
     return entries
 

@@ -18,6 +18,8 @@ from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
+from sudoku_engine.slider import target_for_slider
+from sudoku_engine.solver import count_solutions
 from webapp import db, models, studies
 from webapp.models import Event, Game, Participant, Study, StudyPuzzle
 
@@ -47,9 +49,9 @@ def form_token(client: FlaskClient, path: str) -> str:
     return csrf_token_of(client.get(path).get_data(as_text=True))
 
 
-def create(client: FlaskClient, puzzles: list[tuple[str, str]], **fields: str) -> int:
+def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) -> int:
     """Create a study with the pasted puzzles; its id."""
-    data = {"name": "Pilot", "puzzles": "\n".join(p for p, _s in puzzles), "order_scheme": "latin",
+    data = {"name": "Pilot", "puzzles": "\n".join(p for p, _s in pasted), "order_scheme": "latin",
             "hint_rungs": "4", "autofill": "on", "checking": "on", "abandon_minutes": "60", **fields}
     data["csrf_token"] = form_token(client, "/research/studies/new")
     response = client.post("/research/studies/new", data=data)
@@ -107,6 +109,7 @@ def test_create_study_stores_puzzles_with_ratings(
         ({"redirect_url": "javascript:alert(1)"}, "http(s) address"),
         ({"puzzles": "", "sliders": "50, 120"}, "outside 0 to 100"),
         ({"puzzles": "", "sliders": ""}, "Give the puzzles"),
+        ({"puzzles": "", "targets": "4.5, 12"}, "The target D 12 is outside 1 to 11"),
     ],
 )
 def test_bad_study_input_is_400_and_nothing_is_stored(
@@ -367,3 +370,17 @@ def test_a_declining_participant_gives_the_square_row_back(
     with app.app_context():
         rows = dict(db.get_session().execute(select(Participant.arrival, Participant.latin_row)).all())
     assert rows == {1: 0, 2: 0}
+
+
+def test_study_puzzles_by_slider_values_and_by_target_d(app: Flask, researcher: FlaskClient) -> None:
+    by_slider = create(researcher, [], puzzles="", sliders="10, 40")
+    by_target = create(researcher, [], puzzles="", targets="1.5, 3.4")
+    with app.app_context():
+        session = db.get_session()
+        asked = {by_slider: [target_for_slider(10), target_for_slider(40)], by_target: [1.5, 3.4]}
+        for study_id, targets in asked.items():
+            study = session.get(Study, study_id)
+            assert study is not None and len(study.puzzles) == 2
+            for puzzle, target in zip(study.puzzles, targets, strict=True):
+                assert count_solutions(puzzle.puzzle) == 1 and puzzle.d is not None
+                assert abs(puzzle.d - target) <= 0.5  # served within the bank's tolerance, or the closest found

@@ -97,22 +97,26 @@ def puzzles_of_form() -> list[studies.PuzzleEntry]:
     pasted = request.form.get("puzzles") or ""
     if pasted.strip():
         return studies.puzzles_from_text(pasted)
-    return studies.puzzles_from_sliders(get_session(), slider_values(request.form.get("sliders") or ""))
+    targets = request.form.get("targets") or ""
+    if targets.strip():
+        return studies.puzzles_from_targets(get_session(), numbers(targets, "target D", 1.0, 11.0))
+    sliders = numbers(request.form.get("sliders") or "", "slider value", 0.0, 100.0)
+    return studies.puzzles_from_sliders(get_session(), sliders)
 
 
-def slider_values(text: str) -> list[float]:
-    """Slider values 0-100 separated by commas or spaces."""
+def numbers(text: str, name: str, low: float, high: float) -> list[float]:
+    """Numbers within bounds separated by commas or spaces; StudyError names a bad one."""
     values = []
     for part in text.replace(",", " ").split():
         try:
             value = float(part)
         except ValueError:
-            raise studies.StudyError(f"{part!r} is not a slider value (0 to 100).") from None
-        if not 0 <= value <= 100:
-            raise studies.StudyError(f"The slider value {part} is outside 0 to 100.")
+            raise studies.StudyError(f"{part!r} is not a {name} ({low:g} to {high:g}).") from None
+        if not low <= value <= high:
+            raise studies.StudyError(f"The {name} {part} is outside {low:g} to {high:g}.")
         values.append(value)
     if not values:
-        raise studies.StudyError("Give the puzzles: slider values, pasted puzzles, or a file.")
+        raise studies.StudyError("Give the puzzles: slider values, target D values, pasted puzzles, or a file.")
     return values
 
 
