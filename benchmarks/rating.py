@@ -180,7 +180,7 @@ def main() -> None:
     print(f"solver backend: {solver.warm_up()}")
     se_puzzles, truth, _ratings, se_times = agreement(options.sample or None)
     top_puzzles, top_times = top1465_times(options.top or None)
-    python = None if options.no_peer else peer_python()
+    python = None if options.no_peer or options.peer_sample <= 0 else peer_python()
     if python is not None:
         print("\nagainst hodoku-py (Solver().rate), same puzzles, same run:")
         compare_peer(python, "Sudoku Exchange", se_puzzles, se_times, options.peer_sample, truth)

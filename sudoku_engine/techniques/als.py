@@ -22,10 +22,15 @@ other digits. The definitions follow HoDoKu's, with its default of sets that do 
 Search bounds: ALSs have at most ``MAX_ALS_CELLS`` cells (larger ones are rare in human solutions and multiply
 the search); chains have at most ``MAX_CHAIN_ALS`` sets. Each finder yields one step per distinct set of
 eliminations, the first found in a fixed order. The sets of a position are found once and shared by the four
-finders (they run one after another on the same candidates), and a house's sets are kept while its candidates
-stay the same; the links of the sets, and which pairs of sets have a cell seeing all places of a common digit,
-are worked out on first use by the three finders that need them. Sets are numbered in the order they are found
-and handled as bits of one int, cells as bits of an 81-bit int, so most tests are a few bit operations.
+finders (they run one after another on the same candidates); the links of the sets, and which pairs of sets have
+a cell seeing all places of a common digit, are worked out on first use by the three finders that need them.
+Sets are numbered house by house (rows, columns, boxes), each in the first house holding all its cells, so a
+house's own sets are a block of consecutive numbers; they are handled as bits of one int, cells as bits of an
+81-bit int, so most tests are a few bit operations. What depends on one house's candidates alone is kept while
+they stay the same, as most do from one stuck position to the next: its sets, and per digit the groups of its
+sets with the same places of the digit (with the cells seeing all those places), from which the links start.
+An ALS chain search follows walks of RCC links from every start at once, layer by layer; a walk is coded by its
+first link digit and start set, so the walks of a set of start sets are that set of sets shifted.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from ..board import Board, Candidate, Step
 from ..grid import MASK_DIGITS, PEERS, POPCOUNT, UNITS, bit, cell_name, digits_of, unit_name
@@ -46,6 +52,11 @@ MAX_CHAIN_ALS = 6
 ALL_CELLS = (1 << 81) - 1
 PEER_MASK: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in range(81))
 UNIT_MASK: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNITS)
+_HOUSE_MARKS = tuple(itemgetter(*cells) for cells in UNITS)  # a house's entries of an 81-list, as a tuple
+_OUTSIDE: tuple[int, ...] = tuple(ALL_CELLS ^ mask for mask in UNIT_MASK)  # the cells not in a house
+_LINES_OF: dict[int, tuple[int, ...]] = {  # box -> the rows and columns crossing it
+    box: tuple(line for line in range(18) if UNIT_MASK[line] & UNIT_MASK[box]) for box in range(18, 27)
+}
 
 
 def _cells_of(mask: int) -> list[int]:
@@ -72,12 +83,10 @@ class Als:
         return "{" + ", ".join(cell_name(c) for c in self.cells) + "} (" + digit_list(digits_of(self.digits)) + ")"
 
 
-@lru_cache(maxsize=2048)
-def _house_sets(unit: int, marks: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def _house_sets(unit: int, marks: tuple[int, ...]) -> list[tuple[int, int]]:
     """(cells, digits) of the subsets of a house's open cells (up to MAX_ALS_CELLS) with one digit more than cells."""
     # marks: the candidates of the house's cells, 0 for a placed cell. Subsets come in lexicographic order of the
-    # cells' places in the house, each before its extensions. Cached: most houses keep their candidates from one
-    # stuck position to the next.
+    # cells' places in the house, each before its extensions.
     found: list[tuple[int, int]] = []
     cell_bits = [1 << c for c, m in zip(UNITS[unit], marks) if m]
     cell_cands = [m for m in marks if m]
@@ -98,7 +107,77 @@ def _house_sets(unit: int, marks: tuple[int, ...]) -> tuple[tuple[int, int], ...
                     grow(i + 1, cells, grown, size + 1)
 
     grow(0, 0, 0, 0)
-    return tuple(found)
+    return found
+
+
+# Per digit (index 1..9) of a house's sets: per group of sets with the same places of the digit, the cells seeing
+# all those places with the places listed, and the group's members as bits of the sets' rank in the house.
+_Groups = tuple[tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]], ...]
+
+
+# A house's sets numbered in it (those no earlier house holds) as cell masks, digits and cells listed, and the
+# earlier houses' sets it holds as cell masks. A plain tuple of ints, which the garbage collector stops tracking.
+_House = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+
+
+def _in_earlier_house(unit: int, cells: int) -> bool:
+    """True when an earlier house holds all the cells (houses in order: rows, columns, boxes)."""
+    if unit < 18:
+        # a single cell lies in its row; no set of two cells or more lies in a row and a column
+        return unit >= 9 and not cells & (cells - 1)
+    # a box set lies in a row or a column when it is inside one
+    return any(not cells & _OUTSIDE[line] for line in _LINES_OF[unit])
+
+
+@lru_cache(maxsize=2048)
+def _house(unit: int, marks: tuple[int, ...]) -> _House:
+    """The sets of a house split into those numbered here and those numbered in an earlier house."""
+    # an ALS is one by its own cells, so a set inside two houses is found in both and numbered in the first.
+    # Cached: most houses keep their candidates from one stuck position to the next.
+    found = _house_sets(unit, marks)
+    earlier: tuple[int, ...] = ()
+    if unit >= 9:
+        flags = [_in_earlier_house(unit, mask) for mask, _ in found]
+        if any(flags):
+            earlier = tuple(mask for (mask, _), flag in zip(found, flags) if flag)
+            found = [entry for entry, flag in zip(found, flags) if not flag]
+    return (
+        tuple([mask for mask, _ in found]), tuple([union for _, union in found]),
+        tuple([_places(mask)[1] for mask, _ in found]), earlier,
+    )
+
+
+@lru_cache(maxsize=2048)
+def _house_groups(unit: int, marks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], _Groups]:
+    """Per set numbered in a house, per digit 0..9 the cells seeing all its places of the digit (0: not held); and
+    per digit the groups of those sets with the same places of the digit (members as bits of rank in the house)."""
+    masks, digits, _, _ = _house(unit, marks)
+    where = [0] * 10
+    for c, m in zip(UNITS[unit], marks):
+        for d in MASK_DIGITS[m]:
+            where[d] |= 1 << c
+    numbers: list[dict[int, int]] = [{} for _ in range(10)]
+    places: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(10)]
+    members: list[list[int]] = [[] for _ in range(10)]
+    sees = []
+    for rank, (mask, union) in enumerate(zip(masks, digits)):
+        one = 1 << rank
+        seen_by = [0] * 10
+        for d in MASK_DIGITS[union]:
+            w = where[d] & mask
+            number = numbers[d]
+            g = number.get(w)
+            if g is None:
+                number[w] = len(number)
+                place = _places(w)
+                places[d].append(place)
+                members[d].append(one)
+            else:
+                place = places[d][g]
+                members[d][g] |= one
+            seen_by[d] = place[0]
+        sees.append(tuple(seen_by))
+    return tuple(sees), tuple((tuple(places[d]), tuple(members[d])) for d in range(10))
 
 
 _PLACES: dict[int, tuple[int, tuple[int, ...]]] = {}
@@ -119,38 +198,48 @@ def _places(cells: int) -> tuple[int, tuple[int, ...]]:
 class _Index:
     """The ALSs of a position (set i is bit i of a set of sets), the cells holding each digit, links on demand."""
 
-    __slots__ = ("count", "masks", "digits", "units", "cells", "in_unit", "digit_cells", "_links", "_sets")
+    __slots__ = (
+        "count", "masks", "digits", "units", "cells", "in_unit", "digit_cells", "marks", "offsets", "_links", "_sets"
+    )
 
     def __init__(self, values: tuple[int, ...], cands: tuple[int, ...]) -> None:
         digit_cells = [0] * 10
-        for c in range(81):
-            for d in MASK_DIGITS[cands[c]]:
-                digit_cells[d] |= 1 << c
+        for c, m in enumerate(cands):
+            if m:
+                b = 1 << c
+                for d in MASK_DIGITS[m]:
+                    digit_cells[d] |= b
         self.digit_cells: tuple[int, ...] = tuple(digit_cells)
+        open_marks = [0 if v else m for v, m in zip(values, cands)]
+        self.marks = tuple([cells(open_marks) for cells in _HOUSE_MARKS])
         numbers: dict[int, int] = {}
         masks: list[int] = []
         digits: list[int] = []
         units: list[int] = []
-        in_unit: list[list[int]] = []
-        # a set inside a box-line intersection is found in both houses and numbered where it is first found
-        for unit, house in enumerate(UNITS):
-            members: list[int] = []
-            for mask, union in _house_sets(unit, tuple(0 if values[c] else cands[c] for c in house)):
-                i = numbers.get(mask)
-                if i is None:
-                    i = numbers[mask] = len(masks)
-                    masks.append(mask)
-                    digits.append(union)
-                    units.append(unit)
-                members.append(i)
-            members.sort()
-            in_unit.append(members)
+        cells_of: list[tuple[int, ...]] = []
+        offsets: list[int] = []
+        in_unit: list[tuple[int, ...]] = []
+        # sets are numbered house by house, each in the first house that holds it (a set inside a box-line
+        # intersection, or a single cell, is a set of each of its houses)
+        for unit, marks in enumerate(self.marks):
+            here, held, listed, earlier = _house(unit, marks)
+            offset = len(masks)
+            offsets.append(offset)
+            masks += here
+            digits += held
+            units += [unit] * len(here)
+            cells_of += listed
+            if unit < 18:
+                numbers.update(zip(here, range(offset, len(masks))))
+            in_unit.append(tuple(sorted([numbers[m] for m in earlier])) + tuple(range(offset, len(masks))))
+        # kept as tuples of ints: the garbage collector stops tracking those, and the index outlives several finders
         self.count = len(masks)
-        self.masks = masks
-        self.digits = digits
-        self.units = units
-        self.cells = [_places(m)[1] for m in masks]
-        self.in_unit = in_unit
+        self.masks = tuple(masks)
+        self.digits = tuple(digits)
+        self.units = tuple(units)
+        self.cells = tuple(cells_of)
+        self.offsets = tuple(offsets)
+        self.in_unit = tuple(in_unit)
         self._links: _Links | None = None
         self._sets: dict[int, Als] = {}
 
@@ -177,56 +266,54 @@ class _Links:
     def __init__(self, index: _Index) -> None:
         self.index = index
         masks, cells_of_digit = index.masks, index.digit_cells
-        # per digit, the sets grouped by where the digit sits in them: places -> group number; per group the cells
-        # seeing all its places with the places themselves, and the members as bits
-        numbers: list[dict[int, int]] = [{} for _ in range(10)]
+        # per digit, the sets grouped by where the digit sits in them (house by house): per group the cells seeing
+        # all its places with the places themselves, and the members as bits
         places: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(10)]
         members: list[list[int]] = [[] for _ in range(10)]
-        sees: list[list[int]] = []
-        for i, (mask, held) in enumerate(zip(masks, index.digits)):
-            one = 1 << i
-            s_i = [0] * 10
-            for d in MASK_DIGITS[held]:
-                w = cells_of_digit[d] & mask
-                number = numbers[d]
-                g = number.get(w)
-                if g is None:
-                    number[w] = len(number)
-                    members[d].append(one)
-                    place = _places(w)
-                    places[d].append(place)
-                else:
-                    members[d][g] |= one
-                    place = places[d][g]
-                s_i[d] = place[0]
-            sees.append(s_i)
-        self.sees = sees
+        sees: list[tuple[int, ...]] = []
+        for unit, (marks, offset) in enumerate(zip(index.marks, index.offsets)):
+            house_sees, groups = _house_groups(unit, marks)
+            sees += house_sees
+            for d in range(1, 10):
+                house_places, house_members = groups[d]
+                if house_places:
+                    places[d] += house_places
+                    members[d] += [m << offset for m in house_members]
+        self.sees = tuple(sees)
         at_cell = [0] * 81
         for i, cells_i in enumerate(index.cells):
             one = 1 << i
             for c in cells_i:
                 at_cell[c] |= one
-        self.overlap: list[int] = []
+        overlap = []
         for cells_i in index.cells:
             near = 0
             for c in cells_i:
                 near |= at_cell[c]
-            self.overlap.append(near)
-        apart = [~near for near in self.overlap]
+            overlap.append(near)
+        self.overlap = tuple(overlap)
+        every = (1 << index.count) - 1
+        apart = [every ^ near for near in overlap]
         # per set, (digit, sets) for each digit it has RCC partners by, and for each digit other sets fit it by:
-        # apart from it, with some cell holding the digit that sees all places of the digit in both sets
-        self.partners: list[list[tuple[int, int]]] = [[] for _ in masks]
-        self.fitting: list[list[tuple[int, int]]] = [[] for _ in masks]
+        # apart from it, with some cell holding the digit that sees all places of the digit in both sets; and
+        # the sets linked to it by one digit or more, by two digits or more, and fitting it by some digit
+        partners: list[list[tuple[int, int]]] = [[] for _ in masks]
+        fitting: list[list[tuple[int, int]]] = [[] for _ in masks]
+        linked = [0] * len(masks)
+        doubly = [0] * len(masks)
+        fit_any = [0] * len(masks)
         for d in range(1, 10):
             cells = cells_of_digit[d]
-            targets = [_cells_of(seen & cells) for seen, _ in places[d]]
             # per cell, the sets whose places of d all see it: both tests below read these
             seeing = [0] * 81
-            for one, ts in zip(members[d], targets):
+            targets = []
+            for (seen, _), one in zip(places[d], members[d]):
+                ts = _cells_of(seen & cells)
                 for t in ts:
                     seeing[t] |= one
+                targets.append(ts)
             for (_, listed), ts, group in zip(places[d], targets, members[d]):
-                restricted = -1
+                restricted = every
                 for c in listed:
                     restricted &= seeing[c]
                 fit = 0
@@ -240,24 +327,20 @@ class _Links:
                     if fit:
                         found = fit & apart[i]
                         if found:
-                            self.fitting[i].append((d, found))
+                            fitting[i].append((d, found))
+                            fit_any[i] |= found
                     if restricted:
                         found = restricted & apart[i]
                         if found:
-                            self.partners[i].append((d, found))
-        self.linked: list[int] = []
-        self.doubly: list[int] = []
-        self.fit_any: list[int] = []
-        for partners, fitting in zip(self.partners, self.fitting):
-            once = twice = fit_any = 0
-            for _, p in partners:
-                twice |= once & p
-                once |= p
-            for _, f in fitting:
-                fit_any |= f
-            self.linked.append(once)
-            self.doubly.append(twice)
-            self.fit_any.append(fit_any)
+                            partners[i].append((d, found))
+                            doubly[i] |= linked[i] & found
+                            linked[i] |= found
+        # tuples of ints, which the garbage collector stops tracking (as for the index)
+        self.partners = tuple([tuple(found) for found in partners])
+        self.fitting = tuple([tuple(found) for found in fitting])
+        self.linked = tuple(linked)
+        self.doubly = tuple(doubly)
+        self.fit_any = tuple(fit_any)
 
     def rcc(self, i: int, j: int) -> int:
         """The RCC digits of two sets, as candidate bits."""
@@ -446,19 +529,22 @@ def als_xy_wing(board: Board) -> Iterator[Step]:
 class _ChainSearch:
     """One ALS chain search: walks of RCC links by length, the starts fitting each end, what is already found."""
 
-    # A walk is coded by its start set and first link digit as bit ``set * 9 + digit - 1``; a state, a set and the
-    # digit of the link into it, is numbered the same way. A layer lists per state the codes of the walks of one
-    # length that end there (walks may meet a set twice: they only narrow the search for chains of disjoint sets).
+    # A walk is coded by its start set and first link digit as bit ``(digit - 1) * count + set`` (count: the number
+    # of sets), so the codes of a set of sets with one first digit are that set of sets shifted, and with every
+    # digit that set of sets times ``blocks``. A state, a set and the digit of the link into it, is numbered
+    # ``set * 9 + digit - 1``. A layer lists per state the codes of the walks of one length that end there (walks
+    # may meet a set twice: they only narrow the search for chains of disjoint sets).
 
     def __init__(self, index: _Index) -> None:
         self.index = index
         self.links = links = index.links
-        self.layers: list[list[int]] = []
-        self.link_digits = [_link_digits(partners) for partners in links.partners]
-        # per set, per digit of its links, the states the links lead to
-        self.steps = [
-            [(d, [j * 9 + d - 1 for j in _cells_of(p)]) for d, p in partners] for partners in links.partners
-        ]
+        self.count = count = index.count
+        self.blocks = sum(1 << (d * count) for d in range(9))
+        self.layers: list[tuple[int, ...]] = []
+        self.link_digits = tuple([_link_digits(partners) for partners in links.partners])
+        # per set linked by two digits or more (walks only leave such a set by another digit than they came by),
+        # per digit of its links, the states the links lead to (worked out for the second layer)
+        self.steps: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = ()
         self.ends = self._end_starts()
         # per end, every start it had at first: starts only go, so this stays a cover of what is left
         self.any_start: dict[int, int] = {}
@@ -475,45 +561,51 @@ class _ChainSearch:
 
     def _end_starts(self) -> dict[int, dict[int, int]]:
         """End set -> Z -> codes of earlier linked start sets that fit it on Z, first link not Z."""
-        count = self.index.count
-        codes = [digits << (i * 9) for i, digits in enumerate(self.link_digits)]
-        linked = 0
-        for i, code in enumerate(codes):
-            if code:
-                linked |= 1 << i
-        every = ((1 << (9 * count)) - 1) // 511
+        count, blocks, link_digits = self.count, self.blocks, self.link_digits
+        # every code of a walk's first link: per digit, the sets with a link by it
+        by_digit = [0] * 10
+        for i, digits in enumerate(link_digits):
+            for d in MASK_DIGITS[digits]:
+                by_digit[d] |= 1 << i
+        codes = 0
+        for d in range(1, 10):
+            codes |= by_digit[d] << ((d - 1) * count)
+        # per Z, the codes whose first link is not Z
+        other = [0] + [codes & ~(((1 << count) - 1) << ((z - 1) * count)) for z in range(1, 10)]
         result: dict[int, dict[int, int]] = {}
         for j, fitting in enumerate(self.links.fitting):
-            if not codes[j]:
+            if not link_digits[j]:
                 continue
             # each pair of ends is met from both sides: keep the meeting at the higher-numbered end
-            earlier = linked & ((1 << j) - 1)
+            earlier = (1 << j) - 1
             by_z: dict[int, int] = {}
             for z, fit in fitting:
-                starts = 0
                 fit &= earlier
-                while fit:
-                    top = fit.bit_length() - 1
-                    starts |= codes[top]
-                    fit ^= 1 << top
-                starts &= ~(every << (z - 1))
-                if starts:
-                    by_z[z] = starts
+                if fit:
+                    starts = fit * blocks & other[z]
+                    if starts:
+                        by_z[z] = starts
             if by_z:
                 result[j] = by_z
         return result
 
     def grow(self) -> list[int]:
         """The next layer: walks one link longer, never using one digit for two links in a row."""
-        layer = [0] * (9 * self.index.count)
+        layer = [0] * (9 * self.count)
         if not self.layers:
-            for i, steps in enumerate(self.steps):
-                for d, states in steps:
-                    code = 1 << (i * 9 + d - 1)
-                    for t in states:
-                        layer[t] |= code
+            # RCC links go both ways: the walks of one link into a set by d start at its partners by d
+            count = self.count
+            for j, partners in enumerate(self.links.partners):
+                base = j * 9 - 1
+                for d, p in partners:
+                    layer[base + d] = p << ((d - 1) * count)
             return layer
         previous = self.layers[-1]
+        if not self.steps:
+            self.steps = tuple([
+                tuple([(d, _states(p, d - 1)) for d, p in partners]) if len(partners) > 1 else ()
+                for partners in self.links.partners
+            ])
         for i, steps in enumerate(self.steps):
             if len(steps) < 2:
                 # a walk leaves a set by another digit than it came by
@@ -528,7 +620,8 @@ class _ChainSearch:
                 continue
             for d, states in steps:
                 # the walks arriving by another digit than d: those arriving twice or not by d
-                leaving = twice | once & ~previous[base + d]
+                arriving = previous[base + d]
+                leaving = twice | once ^ (once & arriving)
                 if leaving:
                     for t in states:
                         layer[t] |= leaving
@@ -557,6 +650,7 @@ class _ChainSearch:
     def _leavers(self, m: int) -> list[int]:
         """Per digit y, the sets some walk of layer m may leave by y: walks arrive there by another digit."""
         while len(self._leave) <= m:
+            arrivals: list[int] | tuple[int, ...]
             if self._leave:
                 able = self._leave[-1]
                 arrivals = []
@@ -598,7 +692,7 @@ class _ChainSearch:
         """Pairwise disjoint sets from a start code to set j entered by y after k+1 links, as (set, link digit)."""
         # blocked: the sets sharing a cell with those already chosen after j
         blocked |= self.links.overlap[j]
-        start, first = divmod(code, 9)
+        first, start = divmod(code, self.count)
         first += 1
         if blocked >> start & 1:
             # the start shares a cell with a set already chosen
@@ -640,40 +734,61 @@ class _ChainSearch:
 
     def chains(self, k: int, end: int, last: int, hits: int, z: int) -> Iterator[list[tuple[int, int]]]:
         """Chains of k+1 links into ``end`` by ``last`` from start codes ``hits``, ends sharing z, one per removal."""
-        index = self.index
+        index, count = self.index, self.count
         sees = self.links.sees
         end_z = sees[end][z] & index.digit_cells[z]
         covered = self.covered[z]
-        while hits:
-            low = hits & -hits
-            hits ^= low
-            code = low.bit_length() - 1
-            targets = sees[code // 9][z] & end_z
-            if targets in covered:
-                continue
-            key = (k, end, last, code)
-            if key not in self.traced:
-                self.traced[key] = self.trace(k, end, last, code, 0)
-            chain = self.traced[key]
-            if chain is None:
-                continue
-            whole = 0x1FF << (code - code % 9)
-            hits &= ~whole
-            by_z = self.ends[end]
-            left = by_z[z] & ~whole
-            if left:
-                by_z[z] = left
-            else:
-                del by_z[z]
-                if not by_z:
-                    del self.ends[end]
-            covered.add(targets)
-            # two sets are ALS-XZ and three ALS-XY-Wing: such a walk only marks its elimination as found
-            if len(chain) >= MIN_CHAIN_ALS:
-                yield chain
+        # codes by start set, then first digit
+        for start in _cells_of(_fold(hits, count)):
+            targets = sees[start][z] & end_z
+            for first in range(9):
+                code = first * count + start
+                if not hits >> code & 1:
+                    continue
+                if targets in covered:
+                    continue
+                key = (k, end, last, code)
+                if key not in self.traced:
+                    self.traced[key] = self.trace(k, end, last, code, 0)
+                chain = self.traced[key]
+                if chain is None:
+                    continue
+                whole = self.blocks << start
+                by_z = self.ends[end]
+                left = by_z[z] & ~whole
+                if left:
+                    by_z[z] = left
+                else:
+                    del by_z[z]
+                    if not by_z:
+                        del self.ends[end]
+                covered.add(targets)
+                # two sets are ALS-XZ and three ALS-XY-Wing: such a walk only marks its elimination as found
+                if len(chain) >= MIN_CHAIN_ALS:
+                    yield chain
+                break
 
 
-def _link_digits(partners: list[tuple[int, int]]) -> int:
+def _states(sets: int, digit_index: int) -> tuple[int, ...]:
+    """The states ``set * 9 + digit_index`` of a set of sets, ascending."""
+    states = []
+    while sets:
+        low = sets & -sets
+        states.append(low.bit_length() * 9 - 9 + digit_index)
+        sets ^= low
+    return tuple(states)
+
+
+def _fold(codes: int, count: int) -> int:
+    """The start sets of a set of walk codes (each digit's block of ``count`` bits, or-ed together)."""
+    sets = 0
+    while codes:
+        sets |= codes
+        codes >>= count
+    return sets & ((1 << count) - 1)
+
+
+def _link_digits(partners: tuple[tuple[int, int], ...]) -> int:
     """The digits of a set's RCC links, as candidate bits."""
     found = 0
     for d, _ in partners:
@@ -713,7 +828,7 @@ def als_chain(board: Board) -> Iterator[Step]:
         if not search.ends:
             return
         layer = search.grow()
-        search.layers.append(layer)
+        search.layers.append(tuple(layer))
         for end in ends:
             by_z = search.ends.get(end)
             if not by_z:

@@ -15,19 +15,21 @@ a reported chain are also weakly linked, the chain is a continuous loop: every l
 clears the candidates weakly linked to both its nodes.
 
 Search: breadth-first from every node at once, one level at a time, over the link graph (node and candidate
-bitsets, built once per call), so each conclusion is reported with the shortest chain proving it (ties: lowest
-start node, cells in row-major order) and the first step costs only the levels up to it. Chains have 4 (XY-Chains:
-6, three cells, as two cells would only be a naked pair) to ``MAX_NODES`` (12) nodes. X-Chains and XY-Chains only
-eliminate; placements come from nice loops. Grouped nice loops report only chains that use a group node: a
-conclusion whose shortest chain needs none is left to ``nice_loop``, which comes first. Continuous loops are
-reported when the shortest chain for a conclusion closes into one; any loop elimination is also the conclusion of
-a chain of the same length, so none is missed by that.
+bitsets, built once per call; the strong links inside houses are kept per digit while its places stay the same),
+so each conclusion is reported with the shortest chain proving it (ties: lowest start node, cells in row-major
+order) and the first step costs only the levels up to it. Chains have 4 (XY-Chains: 6, three cells, as two cells
+would only be a naked pair) to ``MAX_NODES`` (12) nodes. X-Chains and XY-Chains only eliminate; placements come
+from nice loops. Grouped nice loops report only chains that use a group node: a conclusion whose shortest chain
+needs none is left to ``nice_loop``, which comes first. Continuous loops are reported when the shortest chain for
+a conclusion closes into one; any loop elimination is also the conclusion of a chain of the same length, so none
+is missed by that.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..board import Board, Step
 from ..grid import DIGITS, PEERS, UNITS, UNITS_OF, cell_name, digits_of
@@ -60,6 +62,8 @@ class _Graph:
     weak: list[int]  # node bitset: weakly linked nodes
     elim: list[int]  # candidate bitset (bit (digit - 1) * 81 + cell): board candidates weakly linked to the node
     hop: list[int]  # node bitset: nodes reached by one weak link then one strong link
+    eliminating: int  # node bitset: nodes with some board candidate weakly linked to them
+    by_digit: list[int]  # per digit 1..9, node bitset: the nodes of that digit
 
 
 _Found = tuple[int, int, int, int, int]  # graph, start node, end node, candidate bitsets placed and removed
@@ -106,34 +110,42 @@ def _house_links(positions: list[int], digits: tuple[int, ...], grouped: bool) -
     one of its box-line intersections) pairs with the rest of the places when that rest is one cell or a group.
     """
     links: set[tuple[Node, Node]] = set()
-    cells: dict[int, tuple[int, ...]] = {}  # cell mask -> its cells
     for digit in digits:
-        where = positions[digit]
-        groups: dict[int, int] = {}  # intersection -> the digit's places there, when two or three
-        if grouped:
-            for i, shared in enumerate(_INTERSECTIONS):
-                places = where & shared
-                if places & (places - 1):
-                    groups[i] = places
-        group_set = set(groups.values())
-        for unit, house in enumerate(_UNIT_BITS):
-            whole = where & house
-            if not whole & (whole - 1):
-                continue
-            low = whole & -whole
-            if whole == low | 1 << (whole.bit_length() - 1):  # two places
-                links.add(((digit, (low.bit_length() - 1,)), (digit, (whole.bit_length() - 1,))))
-                continue
-            for i in _INTERSECTIONS_OF[unit] if groups else ():
-                part = groups.get(i, 0)
-                rest = whole & ~part
-                if part and rest and (not rest & (rest - 1) or rest in group_set):
-                    for mask in (part, rest):
-                        if mask not in cells:
-                            cells[mask] = _cells_of(mask)
-                    a, b = sorted((cells[part], cells[rest]))
-                    links.add(((digit, a), (digit, b)))
+        links.update(_digit_links(digit, positions[digit], grouped))
     return links
+
+
+@lru_cache(maxsize=4096)
+def _digit_links(digit: int, where: int, grouped: bool) -> tuple[tuple[Node, Node], ...]:
+    """The strong links of one digit inside houses, from its places (cached: most digits keep their places from
+    one position to the next; a tuple of ints, which the garbage collector stops tracking)."""
+    links: set[tuple[Node, Node]] = set()
+    cells: dict[int, tuple[int, ...]] = {}  # cell mask -> its cells
+    groups: dict[int, int] = {}  # intersection -> the digit's places there, when two or three
+    if grouped:
+        for i, shared in enumerate(_INTERSECTIONS):
+            places = where & shared
+            if places & (places - 1):
+                groups[i] = places
+    group_set = set(groups.values())
+    for unit, house in enumerate(_UNIT_BITS):
+        whole = where & house
+        if not whole & (whole - 1):
+            continue
+        low = whole & -whole
+        if whole == low | 1 << (whole.bit_length() - 1):  # two places
+            links.add(((digit, (low.bit_length() - 1,)), (digit, (whole.bit_length() - 1,))))
+            continue
+        for i in _INTERSECTIONS_OF[unit] if groups else ():
+            part = groups.get(i, 0)
+            rest = whole & ~part
+            if part and rest and (not rest & (rest - 1) or rest in group_set):
+                for mask in (part, rest):
+                    if mask not in cells:
+                        cells[mask] = _cells_of(mask)
+                a, b = sorted((cells[part], cells[rest]))
+                links.add(((digit, a), (digit, b)))
+    return tuple(links)
 
 
 def _cell_links(board: Board) -> set[tuple[Node, Node]]:
@@ -148,7 +160,8 @@ def _cell_links(board: Board) -> set[tuple[Node, Node]]:
 
 def _build(positions: list[int], links: set[tuple[Node, Node]], same_cell_weak: bool) -> _Graph:
     """The graph over the nodes that have a strong link (no other node can be in an AIC)."""
-    nodes = sorted({n for link in links for n in link}, key=lambda n: (len(n[1]), n[1], n[0]))
+    # by number of cells, then cells, then digit
+    nodes = [(d, cells) for _, cells, d in sorted({(len(n[1]), n[1], n[0]) for link in links for n in link})]
     index = {n: i for i, n in enumerate(nodes)}
     strong = [0] * len(nodes)
     for a, b in links:
@@ -167,6 +180,8 @@ def _build(positions: list[int], links: set[tuple[Node, Node]], same_cell_weak: 
         else:
             groups[digit].append((sum(1 << c for c in cells), i))
     weak, elim, hop = [], [], []
+    eliminating = 0
+    by_digit = [0] * 10
     for i, (digit, cells) in enumerate(nodes):
         seen = _PEER_BITS[cells[0]]
         for c in cells[1:]:
@@ -197,7 +212,10 @@ def _build(positions: list[int], links: set[tuple[Node, Node]], same_cell_weak: 
         weak.append(links_i)
         elim.append(mask)
         hop.append(reach)
-    return _Graph([n[0] for n in nodes], [n[1] for n in nodes], strong, weak, elim, hop)
+        if mask:
+            eliminating |= 1 << i
+        by_digit[digit] |= 1 << i
+    return _Graph([n[0] for n in nodes], [n[1] for n in nodes], strong, weak, elim, hop, eliminating, by_digit)
 
 
 def _path(graph: _Graph, level: int, start: int, end: int) -> list[int]:
@@ -331,19 +349,31 @@ def _found(graphs: list[_Graph], searches: list[list[int]], same_digit_ends: boo
     loops: list[_Found] = []
     chains: list[_Found] = []
     for number, start, frontier, _ in searches:
+        ends = frontier >> start  # the pair (j, start) with j < start was met from j
+        if not ends:
+            continue
         graph = graphs[number]
-        elim, digits = graph.elim, graph.digits
-        start_elim, start_digit = elim[start], digits[start]
-        for j in _bits(frontier >> start << start):  # the pair (j, start) with j < start was met from j
-            if j == start:
-                if placements:
-                    cells = graph.cells[start]
-                    place = _candidate_bit(cells[0], start_digit) if len(cells) == 1 else 0
-                    loops.append((number, start, start, place, 0 if place else start_elim))
-            elif not same_digit_ends or digits[j] == start_digit:
-                common = start_elim & elim[j]
-                if common:
-                    chains.append((number, start, j, 0, common))
+        elim = graph.elim
+        start_elim = elim[start]
+        if ends & 1:
+            if placements:
+                cells = graph.cells[start]
+                place = _candidate_bit(cells[0], graph.digits[start]) if len(cells) == 1 else 0
+                loops.append((number, start, start, place, 0 if place else start_elim))
+            ends ^= 1
+        if not start_elim:
+            continue
+        # only ends with an elimination of their own can share one with the start
+        ends &= graph.eliminating >> start
+        if same_digit_ends:
+            ends &= graph.by_digit[graph.digits[start]] >> start
+        while ends:
+            low = ends & -ends
+            ends ^= low
+            j = low.bit_length() - 1 + start
+            common = start_elim & elim[j]
+            if common:
+                chains.append((number, start, j, 0, common))
     return loops + chains
 
 

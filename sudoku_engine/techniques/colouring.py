@@ -19,7 +19,8 @@ from itertools import combinations
 
 from ..board import Board, Step
 from ..grid import DIGITS, cell_name
-from .common import names
+from .common import PEER_BITS, cells_of, names
+from .memo import digit_cells
 from .single_digit import SEES, strong_links
 
 
@@ -62,9 +63,20 @@ def _clusters(board: Board, digit: int) -> list[_Cluster]:
     return clusters
 
 
-def _sees_any(cell: int, group: tuple[int, ...]) -> bool:
-    """True when the cell sees at least one cell of the group."""
-    return any(other in SEES[cell] for other in group)
+def _seeing(group: tuple[int, ...]) -> int:
+    """The cells that see at least one cell of the group, as a cell mask."""
+    seen = 0
+    for cell in group:
+        seen |= PEER_BITS[cell]
+    return seen
+
+
+def _mask(cells: tuple[int, ...]) -> int:
+    """A cell mask of the cells."""
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return mask
 
 
 def _clash(group: tuple[int, ...]) -> tuple[int, int] | None:
@@ -99,10 +111,8 @@ def _simple(board: Board, digit: int, cluster: _Cluster) -> Iterator[Step]:
                 f"{digit} is removed from {names(group)}.",
             )
     first, second = cluster.colours
-    members = set(cluster.cells)
-    removed = tuple(
-        c for c in board.cells_with(digit) if c not in members and _sees_any(c, first) and _sees_any(c, second)
-    )
+    outside = digit_cells(board)[digit - 1] & ~_mask(first + second)
+    removed = cells_of(outside & _seeing(first) & _seeing(second))
     if removed:
         yield _colour_step(
             "simple_colours", digit, removed, (cluster,),
@@ -144,15 +154,12 @@ def _multi_pair(board: Board, digit: int, a: _Cluster, b: _Cluster) -> Iterator[
                 f"{names(theirs.cells)} (one of which holds {digit}), so it is false and {digit} is removed from its "
                 "cells.",
             )
-    members = set(a.cells) | set(b.cells)
+    outside = digit_cells(board)[digit - 1] & ~_mask(a.cells + b.cells)
     for (i, j), touch in contacts.items():
         if touch is None:
             continue
         a_true, b_true = a.colours[1 - i], b.colours[1 - j]
-        removed = tuple(
-            c for c in board.cells_with(digit)
-            if c not in members and _sees_any(c, a_true) and _sees_any(c, b_true)
-        )
+        removed = cells_of(outside & _seeing(a_true) & _seeing(b_true))
         if removed:
             yield _colour_step(
                 "multi_colours", digit, removed, pair,

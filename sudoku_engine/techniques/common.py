@@ -1,10 +1,22 @@
-"""Small helpers shared by the technique families: naming cells and digits in step texts."""
+"""Small helpers shared by the technique families: naming cells and digits in step texts, cell masks."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..grid import cell_name
+from ..grid import PEERS, cell_name
+
+PEER_BITS: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in range(81))  # per cell, its peers as bits
+
+
+def cells_of(mask: int) -> tuple[int, ...]:
+    """The cells of a cell mask (bit = cell index), ascending."""
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(cells)
 
 
 def names(cells: Iterable[int]) -> str:

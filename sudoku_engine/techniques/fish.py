@@ -18,7 +18,8 @@ the band, of 2 to n + 3 candidates, and lines outside the band; every base candi
 covered, so the lines outside the band hold 2 to n candidates and the base candidates outside the box span
 at most n positions, which bounds both parts. The cover is those positions completed by one of the few
 choices (at most C(3, k)) of base positions inside the box. Fish come digit by digit, rows as base first,
-then in the order of their base lines (lexicographic), fin band, fin stack and cover choice.
+then in the order of their base lines (lexicographic), fin band, fin stack and cover choice. The packed lines
+of a position are kept for the next finder, as the nine of them run one after another on the same candidates.
 """
 
 from __future__ import annotations
@@ -95,15 +96,29 @@ def _cell(rows_base: bool, line: int, cross: int) -> int:
     return line * 9 + cross if rows_base else cross * 9 + line
 
 
-def _packed(board: Board) -> tuple[list[int], list[int]]:
-    """Per row and per column, every digit's position mask packed in one int (digit d at bit 9 * (d - 1))."""
-    cands = board.cands
-    rows: list[int] = [sum(map(getitem, _SPREAD, cands[r * 9 : r * 9 + 9])) for r in range(9)]
-    cols: list[int] = [sum(map(getitem, _SPREAD, cands[c::9])) for c in range(9)]
-    return rows, cols
+_Packed = tuple[tuple[int, ...], tuple[int, ...]]
+_last: tuple[tuple[int, ...], _Packed] = ((), ((), ()))
 
 
-def _fin_boxes(packed: list[int]) -> list[int]:
+def _packed(board: Board) -> _Packed:
+    """Per row and per column, every digit's position mask packed in one int (digit d at bit 9 * (d - 1)).
+
+    The nine fish finders run one after another on the same candidates, so the last result is kept.
+    """
+    global _last
+    cands = tuple(board.cands)
+    last = _last  # read once: another thread may replace it
+    if cands == last[0]:
+        return last[1]
+    packed = (
+        tuple([sum(map(getitem, _SPREAD, cands[r * 9 : r * 9 + 9])) for r in range(9)]),
+        tuple([sum(map(getitem, _SPREAD, cands[c::9])) for c in range(9)]),
+    )
+    _last = (cands, packed)
+    return packed
+
+
+def _fin_boxes(packed: tuple[int, ...]) -> list[int]:
     """Per band, for every digit packed: the flag of stack s (bit 3 * s) when its box holds the digit in two lines."""
     meets = [(line | line >> 1 | line >> 2) & _STACK_FLAGS for line in packed]
     return [a & b | a & c | b & c for a, b, c in (meets[0:3], meets[3:6], meets[6:9])]

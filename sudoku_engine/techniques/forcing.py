@@ -49,10 +49,9 @@ _UNIT_BITS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNIT
 _KEYS: tuple[tuple[int, ...], ...] = tuple(
     tuple(unit * 9 + digit - 1 for unit in UNITS_OF[cell]) for cell in range(81) for digit in range(1, 10)
 )  # index cell * 9 + digit - 1: the count keys (unit * 9 + digit - 1) of the cell's three houses
-_APART: dict[int, tuple[int, ...]] = {  # cell * 81 + peer: unit * 9 of the peer's houses without the cell
-    cell * 81 + peer: tuple(unit * 9 for unit in UNITS_OF[peer] if unit not in UNITS_OF[cell])
-    for cell in range(81) for peer in PEERS[cell]
-}
+_APART: tuple[tuple[int, ...], ...] = tuple(  # cell * 81 + peer: unit * 9 of the peer's houses without the cell
+    tuple(unit * 9 for unit in UNITS_OF[peer] if unit not in UNITS_OF[cell]) for cell in range(81) for peer in range(81)
+)
 _CELL_CANDIDATES: tuple[int, ...] = tuple(sum(1 << (d * 81 + c) for d in range(9)) for c in range(81))
 _ENDLESS = 1 << 30  # longer than any trial
 _DONE = 99  # places left of a digit already placed in the house: far from 1 however many removals follow
@@ -268,9 +267,9 @@ class _Trial:
                 cands[cell] = 0
                 placed[(digit - 1) * 81 + cell] = length
                 others = cell * 9 - 1
-                outside = ~(1 << cell)
+                here = 1 << cell  # set in the places of every digit the cell holds
                 for other in MASK_DIGITS[mask ^ b]:  # the cell's other digits go
-                    where = positions[other] = positions[other] & outside
+                    where = positions[other] = positions[other] ^ here
                     removed[(other - 1) * 81 + cell] = length
                     for key in keys[others + other]:
                         left = counts[key] - 1
@@ -283,7 +282,7 @@ class _Trial:
                                 push(((last & -last).bit_length() - 1, other, length + 1))
                 for key in keys[others + digit]:
                     counts[key] = _DONE
-                where = positions[digit] & outside
+                where = positions[digit] ^ here
                 peers = where & peer_bits[cell]
                 offset, index, around = (digit - 1) * 81, digit - 1, cell * 81
                 while peers:  # the digit leaves the peers, in cell order; the cell's houses are done with it
@@ -371,7 +370,7 @@ def _sources(base: _Base) -> list[_Source]:
         for digit in range(1, 10):
             places = base.positions[digit] & cells
             if places & (places - 1):
-                branches = tuple([(c, digit) for c in UNITS[unit] if places >> c & 1])
+                branches = tuple([(c, digit) for c in _cells(places)])
                 sources.append(_Source(2, unit * 9 + digit - 1, branches, unit))
     return sources
 
@@ -394,8 +393,8 @@ def _common(source: _Source, trials: _Trials, bits: _Bits) -> list[tuple[int, bo
             return []
         placed &= both[0]
         removed &= both[1]
-    if not placed | removed:
-        return []
+        if not placed | removed:
+            return []
     branch_trials = [trials[branch] for branch in source.branches]
     found = [(index, True, max(trial.placed[index] for trial in branch_trials)) for index in _cells(placed)]
     found += [(index, False, max(trial.removed[index] for trial in branch_trials))

@@ -1,4 +1,8 @@
-"""Intersections: pointing and claiming (locked candidates 1 and 2), locked pairs and triples."""
+"""Intersections: pointing and claiming (locked candidates 1 and 2), locked pairs and triples.
+
+Pointing and claiming read each digit's candidate cells as one cell mask: a box's (a line's) places of the digit
+are taken out as 9 bits, and a table says which of its lines (which box) holds them all.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,13 @@ from itertools import combinations
 
 from ..board import Board, Step
 from ..grid import DIGITS, POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
-from .common import digit_list, names
+from .common import cells_of, digit_list, names
+from .memo import digit_cells
 
 # Positions 0..8 of a box (row-major) that form one of its rows or columns; of a line, one box's third.
 _BOX_LINES = (0b000000111, 0b000111000, 0b111000000, 0b001001001, 0b010010010, 0b100100100)
 _LINE_THIRDS = (0b000000111, 0b000111000, 0b111000000)
+_UNIT_BITS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNITS)
 
 
 def _line_units(cells: list[int]) -> list[int]:
@@ -19,18 +25,71 @@ def _line_units(cells: list[int]) -> list[int]:
     return [u for u in UNITS_OF[cells[0]][:2] if all(u in UNITS_OF[c] for c in cells)]
 
 
+def _aligned(mask: int, lines: tuple[int, ...]) -> int:
+    """Which of the position masks holds every position of a mask of two or more, or -1."""
+    if POPCOUNT[mask] >= 2:
+        for i, line in enumerate(lines):
+            if not mask & ~line:
+                return i
+    return -1
+
+
+# Per 9-bit mask of a box's positions: which of its rows then columns (0..5) holds them all, when two or more.
+_BOX_ALIGNED: tuple[int, ...] = tuple(_aligned(mask, _BOX_LINES) for mask in range(512))
+# Per 9-bit mask of a line's positions: which of its thirds holds them all, when two or more.
+_THIRD: tuple[int, ...] = tuple(_aligned(mask, _LINE_THIRDS) for mask in range(512))
+
+
+def _pointing_line(box: int, which: int) -> int:
+    """The row (which 0..2) or column (which 3..5) of a box, as a unit."""
+    top, left = UNITS[box][0] // 9, UNITS[box][0] % 9
+    return top + which if which < 3 else 9 + left + which - 3
+
+
+def _claiming_box(line: int, third: int) -> int:
+    """The box holding a third of a line."""
+    return UNITS_OF[UNITS[line][3 * third]][2]
+
+
+_POINTING_LINE = tuple(tuple(_pointing_line(box, w) for w in range(6)) for box in range(18, 27))
+_CLAIMING_BOX = tuple(tuple(_claiming_box(line, t) for t in range(3)) for line in range(18))
+
+
+def _places(unit: int, mask: int) -> list[int]:
+    """The cells at the positions of a 9-bit mask of a unit."""
+    return [UNITS[unit][i] for i in range(9) if mask >> i & 1]
+
+
+_COLUMN = sum(1 << 9 * k for k in range(9))  # the cells of the first column
+_GATHER = sum(1 << 8 * j for j in range(1, 10))  # times a column's bits: bit 9k lands on 72 + k, with no carries
+
+
+def _positions(where: int, unit: int) -> int:
+    """The 9-bit mask of a unit's positions (the order of its cells) that are in a cell mask."""
+    if unit < 9:
+        return where >> 9 * unit & 0x1FF
+    if unit < 18:
+        return (where >> (unit - 9) & _COLUMN) * _GATHER >> 72 & 0x1FF
+    part = where >> UNITS[unit][0]
+    return part & 7 | part >> 6 & 0o70 | part >> 12 & 0o700
+
+
 def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Locked candidates 1: a digit confined to one line inside a box leaves the rest of that line."""
+    where = digit_cells(board)
+    digits = list(digits)
     for box in range(18, 27):
-        positions = board.unit_positions(box)
+        outside = ~_UNIT_BITS[box]
+        first = UNITS[box][0]
         for digit in digits:
-            mask = positions[digit - 1]
-            if POPCOUNT[mask] < 2 or not any(mask & ~line == 0 for line in _BOX_LINES):
-                continue
-            places = [UNITS[box][i] for i in range(9) if mask >> i & 1]
-            for line in _line_units(places):
-                removed = tuple((c, digit) for c in UNITS[line] if c not in places and board.has(c, digit))
+            part = where[digit - 1] >> first  # the box's three rows of three, as in _positions
+            mask = part & 7 | part >> 6 & 0o70 | part >> 12 & 0o700
+            which = _BOX_ALIGNED[mask]
+            if which >= 0:
+                line = _POINTING_LINE[box - 18][which]
+                removed = tuple((c, digit) for c in cells_of(where[digit - 1] & _UNIT_BITS[line] & outside))
                 if removed:
+                    places = _places(box, mask)
                     yield Step(
                         "pointing", eliminations=removed, cause=tuple((c, digit) for c in places),
                         units=(box, line), cells=tuple(places),
@@ -41,18 +100,18 @@ def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
 
 def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Locked candidates 2: a digit confined to one box inside a line leaves the rest of that box."""
+    where = digit_cells(board)
+    digits = list(digits)
     for line in range(18):
-        positions = board.unit_positions(line)
+        outside = ~_UNIT_BITS[line]
         for digit in digits:
-            mask = positions[digit - 1]
-            if POPCOUNT[mask] < 2 or not any(mask & ~third == 0 for third in _LINE_THIRDS):
+            third = _THIRD[_positions(where[digit - 1], line)]
+            if third < 0:
                 continue
-            places = [UNITS[line][i] for i in range(9) if mask >> i & 1]
-            box = UNITS_OF[places[0]][2]
-            if any(UNITS_OF[c][2] != box for c in places):
-                continue
-            removed = tuple((c, digit) for c in UNITS[box] if c not in places and board.has(c, digit))
+            box = _CLAIMING_BOX[line][third]
+            removed = tuple((c, digit) for c in cells_of(where[digit - 1] & _UNIT_BITS[box] & outside))
             if removed:
+                places = _places(line, _positions(where[digit - 1], line))
                 yield Step(
                     "claiming", eliminations=removed, cause=tuple((c, digit) for c in places),
                     units=(line, box), cells=tuple(places),

@@ -16,6 +16,9 @@ each other) prove that A or D holds the digit, so a cell seeing both A and D los
 
 Unlike HoDoKu, a Skyscraper is also found when the aligned ends are the left end of one pair and the
 right end of the other.
+
+The conjugate pairs come from the digit's candidate cells as one cell mask, each with the first house that has
+it: a pair in one row (column) comes with that row (column), so the house says which shape two pairs make.
 """
 
 from __future__ import annotations
@@ -24,29 +27,40 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from ..board import Board, Step
-from ..grid import BOXES, DIGITS, PEERS, UNITS, bit, box_of, cell_name, col_of, row_of, unit_name
-from .common import names
+from ..grid import BOXES, DIGITS, PEERS, UNITS, box_of, cell_name, col_of, row_of, unit_name
+from .common import PEER_BITS, cells_of, names
+from .memo import digit_cells
 
 SEES: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in PEERS)
+_UNIT_BITS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNITS)
 
 Link = tuple[int, int, int]
 
 
-def strong_links(board: Board, digit: int, units: range = range(27)) -> list[Link]:
-    """Conjugate pairs of a digit as (cell, cell, unit), one per cell pair (the first unit that has it)."""
-    b = bit(digit)
+def _where(board: Board, digit: int) -> int:
+    """The cells holding the digit, as a cell mask."""
+    return digit_cells(board)[digit - 1]
+
+
+def _strong_links(where: int, units: range) -> list[Link]:
+    """Conjugate pairs of a digit's places as (cell, cell, unit), one per cell pair (the first unit that has it)."""
     links: dict[tuple[int, int], int] = {}
     for unit in units:
-        places = [c for c in UNITS[unit] if board.cands[c] & b]
-        if len(places) == 2:
-            links.setdefault((places[0], places[1]), unit)
+        places = where & _UNIT_BITS[unit]
+        rest = places & (places - 1)
+        if rest and not rest & (rest - 1):
+            links.setdefault(((places & -places).bit_length() - 1, rest.bit_length() - 1), unit)
     return [(a, c, u) for (a, c), u in links.items()]
 
 
-def _common_targets(board: Board, digit: int, ends: tuple[int, int]) -> tuple[int, ...]:
+def strong_links(board: Board, digit: int, units: range = range(27)) -> list[Link]:
+    """Conjugate pairs of a digit as (cell, cell, unit), one per cell pair (the first unit that has it)."""
+    return _strong_links(_where(board, digit), units)
+
+
+def _common_targets(where: int, ends: tuple[int, int]) -> tuple[int, ...]:
     """Cells holding the digit that see both ends of a chain (an inner cell too, when it does)."""
-    b = bit(digit)
-    return tuple(c for c in sorted(SEES[ends[0]] & SEES[ends[1]]) if board.cands[c] & b)
+    return cells_of(PEER_BITS[ends[0]] & PEER_BITS[ends[1]] & where)
 
 
 def _chain_step(
@@ -63,42 +77,36 @@ def _chain_step(
     )
 
 
-def _line_link(board: Board, digit: int, x: int, y: int, rows: bool) -> bool:
-    """True when two cells are the only places of the digit in their common row (column)."""
-    if rows and row_of(x) == row_of(y):
-        return len(board.places(row_of(x), digit)) == 2
-    if not rows and col_of(x) == col_of(y):
-        return len(board.places(9 + col_of(x), digit)) == 2
+# A conjugate pair of two cells in one row (column) is a row (column) link: that row comes before any other
+# house holding both cells, so a link's unit says whether it is a row link, a column link or neither.
+
+
+def _is_skyscraper(chain: tuple[int, int, int, int], u: int, v: int, xwing_too: bool) -> bool:
+    """True when A=B and C=D (links in units u and v) are parallel line links with B, C aligned (A, D aligned
+    too: X-Wing shape)."""
+    a, b, c, d = chain
+    if u < 9 and v < 9 and col_of(b) == col_of(c):
+        return xwing_too or col_of(a) != col_of(d)
+    if 9 <= u < 18 and 9 <= v < 18 and row_of(b) == row_of(c):
+        return xwing_too or row_of(a) != row_of(d)
     return False
 
 
-def _is_skyscraper(board: Board, digit: int, chain: tuple[int, int, int, int], xwing_too: bool) -> bool:
-    """True when A=B and C=D are parallel line links with B, C aligned (A, D aligned too: X-Wing shape)."""
-    a, b, c, d = chain
-    for rows in (True, False):
-        cross = col_of if rows else row_of
-        if _line_link(board, digit, a, b, rows) and _line_link(board, digit, c, d, rows) and cross(b) == cross(c):
-            return xwing_too or cross(a) != cross(d)
-    return False
-
-
-def _is_kite(board: Board, digit: int, chain: tuple[int, int, int, int]) -> bool:
-    """True when one link lies in a row, the other in a column, and B and C share a box."""
-    a, b, c, d = chain
-    crossed = (_line_link(board, digit, a, b, True) and _line_link(board, digit, c, d, False)) or (
-        _line_link(board, digit, a, b, False) and _line_link(board, digit, c, d, True)
-    )
-    return crossed and box_of(b) == box_of(c)
+def _is_kite(chain: tuple[int, int, int, int], u: int, v: int) -> bool:
+    """True when one link (units u, v) lies in a row, the other in a column, and B and C share a box."""
+    crossed = (u < 9 and 9 <= v < 18) or (9 <= u < 18 and v < 9)
+    return crossed and box_of(chain[1]) == box_of(chain[2])
 
 
 def _chains(links: list[Link]) -> Iterator[tuple[tuple[int, int, int, int], int, int]]:
     """Every chain A=B-C=D of two disjoint strong links, as (chain, unit of A=B, unit of C=D)."""
     for (p, q, u), (r, s, v) in combinations(links, 2):
-        if {p, q} & {r, s}:
+        if p in (r, s) or q in (r, s):
             continue
         for a, b in ((p, q), (q, p)):
+            near = PEER_BITS[b]
             for c, d in ((r, s), (s, r)):
-                if c in SEES[b]:
+                if near >> c & 1:
                     yield (a, b, c, d), u, v
 
 
@@ -114,13 +122,14 @@ def _weak_unit(b: int, c: int) -> int:
 def skyscraper(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Two parallel conjugate pairs with one end of each in one cross line: cells seeing both tops lose it."""
     for digit in digits:
+        where = _where(board, digit)
         for rows in (True, False):
-            links = strong_links(board, digit, range(9) if rows else range(9, 18))
+            links = _strong_links(where, range(9) if rows else range(9, 18))
             for chain, u, v in _chains(links):
-                if not _is_skyscraper(board, digit, chain, xwing_too=False):
+                if not _is_skyscraper(chain, u, v, xwing_too=False):
                     continue
                 a, b, c, d = chain
-                removed = _common_targets(board, digit, (a, d))
+                removed = _common_targets(where, (a, d))
                 if removed:
                     base = _weak_unit(b, c)
                     yield _chain_step(
@@ -133,12 +142,13 @@ def skyscraper(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
 def two_string_kite(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """A row pair and a column pair joined in a box: cells seeing both free ends lose the digit."""
     for digit in digits:
-        links = strong_links(board, digit, range(18))
+        where = _where(board, digit)
+        links = _strong_links(where, range(18))
         for chain, u, v in _chains(links):
-            if not _is_kite(board, digit, chain):
+            if not _is_kite(chain, u, v):
                 continue
             a, b, c, d = chain
-            removed = _common_targets(board, digit, (a, d))
+            removed = _common_targets(where, (a, d))
             if removed:
                 box = 18 + box_of(b)
                 yield _chain_step(
@@ -152,11 +162,12 @@ def two_string_kite(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[St
 def turbot_fish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Any other strong-weak-strong chain of four cells on one digit (neither skyscraper, kite nor X-Wing)."""
     for digit in digits:
-        for chain, u, v in _chains(strong_links(board, digit)):
-            if _is_skyscraper(board, digit, chain, xwing_too=True) or _is_kite(board, digit, chain):
+        where = _where(board, digit)
+        for chain, u, v in _chains(_strong_links(where, range(27))):
+            if _is_skyscraper(chain, u, v, xwing_too=True) or _is_kite(chain, u, v):
                 continue
             a, b, c, d = chain
-            removed = _common_targets(board, digit, (a, d))
+            removed = _common_targets(where, (a, d))
             if removed:
                 weak = _weak_unit(b, c)
                 yield _chain_step(
@@ -180,23 +191,28 @@ def _er_lines(places: list[int]) -> Iterator[tuple[int, int]]:
 def empty_rectangle(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """A box whose digit lies in one row and one column, plus a conjugate pair reaching that row or column."""
     for digit in digits:
-        b = bit(digit)
-        for box_index, box_cells in enumerate(BOXES):
-            places = [c for c in box_cells if board.cands[c] & b]
+        where = _where(board, digit)
+        pairs: list[tuple[int, ...]] | None = None
+        for box_index in range(len(BOXES)):
+            places = list(cells_of(where & _UNIT_BITS[18 + box_index]))
             if len(places) < 3:
                 continue
+            if pairs is None:
+                # per row, then per column: its places when it holds exactly two
+                pairs = [cells_of(where & house) for house in _UNIT_BITS[:18]]
             for r, k in _er_lines(places):
-                yield from _er_steps(board, digit, 18 + box_index, places, r, k)
+                yield from _er_steps(where, pairs, digit, 18 + box_index, places, r, k)
 
 
-def _er_steps(board: Board, digit: int, box: int, places: list[int], r: int, k: int) -> Iterator[Step]:
+def _er_steps(
+    where: int, line_places: list[tuple[int, ...]], digit: int, box: int, places: list[int], r: int, k: int
+) -> Iterator[Step]:
     """Empty Rectangle steps of one box with its row r and column k, through pairs in columns, then rows."""
-    b = bit(digit)
     for pair_in_row in (False, True):
         # A pair outside the box: its near end on the ER row (column), its far end's line clear of the box.
         for line in range(9):
             unit = line if pair_in_row else 9 + line
-            pair = board.places(unit, digit)
+            pair = line_places[unit]
             if len(pair) != 2 or any(box_of(c) == box - 18 for c in pair):
                 continue
             for near, far in ((pair[0], pair[1]), (pair[1], pair[0])):
@@ -206,7 +222,7 @@ def _er_steps(board: Board, digit: int, box: int, places: list[int], r: int, k: 
                 else:
                     hit = row_of(near) == r and row_of(far) // 3 != r // 3
                     target = row_of(far) * 9 + k
-                if hit and board.cands[target] & b:
+                if hit and where >> target & 1:
                     yield _er_step(digit, box, places, r, k, unit, (near, far), target)
 
 

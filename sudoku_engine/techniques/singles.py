@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 
 from ..board import Board, Step
 from ..grid import BOXES, SINGLE_DIGIT, UNITS, bit, cell_name, digits_of, unit_name
 
+_HOUSES = tuple(itemgetter(*cells) for cells in UNITS)  # a house's entries of an 81-list, as a tuple
+
 
 def full_house(board: Board) -> Iterator[Step]:
     """The last empty cell of a house takes the one digit missing there."""
-    for unit, cells in enumerate(UNITS):
-        empty = [c for c in cells if not board.values[c]]
-        if len(empty) != 1:
+    values = board.values
+    for unit, house in enumerate(_HOUSES):
+        placed = house(values)
+        if placed.count(0) != 1:
             continue
-        cell = empty[0]
-        missing = 0x1FF & ~sum(bit(board.values[c]) for c in cells if board.values[c])
+        cell = UNITS[unit][placed.index(0)]
+        missing = 0x1FF & ~sum(bit(v) for v in placed if v)
         if missing in SINGLE_DIGIT and board.cands[cell] & missing:
             digit = SINGLE_DIGIT[missing]
             yield Step(

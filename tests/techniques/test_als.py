@@ -8,13 +8,15 @@ reopened and pencil-marked as a player might, wider than the placed digits allow
 from __future__ import annotations
 
 import csv
+from itertools import combinations
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
 from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of, valid_steps_along_basic_solves
 
 from sudoku_engine.board import Board, Step
-from sudoku_engine.grid import bit, parse_cell
+from sudoku_engine.grid import UNITS, bit, parse_cell
+from sudoku_engine.techniques import als
 
 ALS_IDS = ("als_xz", "als_xy_wing", "als_chain", "sue_de_coq")
 
@@ -217,6 +219,45 @@ def test_repeated_searches_give_the_same_steps() -> None:
     again = {technique_id: find_all(technique_id, board) for technique_id in reversed(ALS_IDS)}
     assert first == again
     assert first["als_chain"]
+
+
+def _reference_numbering(board: Board) -> tuple[list[int], list[int], list[list[int]]]:
+    """Every ALS by brute force, house by house and lexicographically inside a house, numbered where first found:
+    cell masks, digits and per house the sorted numbers of its sets."""
+    numbers: dict[int, int] = {}
+    masks: list[int] = []
+    digits: list[int] = []
+    in_unit: list[list[int]] = []
+    for cells in UNITS:
+        open_cells = [c for c in cells if not board.values[c] and board.cands[c]]
+        found = []
+        for size in range(1, als.MAX_ALS_CELLS + 1):
+            for chosen in combinations(range(len(open_cells)), size):
+                union = 0
+                for i in chosen:
+                    union |= board.cands[open_cells[i]]
+                if bin(union).count("1") == size + 1:
+                    found.append((chosen, sum(1 << open_cells[i] for i in chosen), union))
+        members = []
+        for _, mask, union in sorted(found):
+            if mask not in numbers:
+                numbers[mask] = len(masks)
+                masks.append(mask)
+                digits.append(union)
+            members.append(numbers[mask])
+        in_unit.append(sorted(members))
+    return masks, digits, in_unit
+
+
+def test_sets_are_numbered_in_the_first_house_that_holds_them() -> None:
+    boards = [Board.from_pencilmarks(text) for text in (ALS_XZ, DOUBLY_LINKED, ALS_XY_WING, ALS_CHAIN)]
+    boards += [Board.from_grid(puzzle) for puzzle in _corpus_sample()]
+    for board in boards:
+        index = als._Index(tuple(board.values), tuple(board.cands))
+        masks, digits, in_unit = _reference_numbering(board)
+        assert list(index.masks) == masks
+        assert list(index.digits) == digits
+        assert [list(members) for members in index.in_unit] == in_unit
 
 
 def _corpus_sample() -> list[str]:
