@@ -76,11 +76,22 @@ def bootstrap_pairs(x: Array, y: Array, statistic: Callable[[Array, Array], floa
 
 def bootstrap_mean(values: Array, seed: int) -> Estimate:
     """The mean and its 95% percentile bootstrap interval."""
+    return _bootstrap_rows(values, seed, median=False)
+
+
+def bootstrap_median(values: Array, seed: int) -> Estimate:
+    """The median and its 95% percentile bootstrap interval."""
+    return _bootstrap_rows(values, seed, median=True)
+
+
+def _bootstrap_rows(values: Array, seed: int, median: bool) -> Estimate:
+    """The mean or median of the values and its interval over BOOTSTRAP_REPS resamples."""
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(values), (BOOTSTRAP_REPS, len(values)))
-    means = values[picks].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
-    return Estimate(float(values.mean()), float(low), float(high))
+    picks = values[rng.integers(0, len(values), (BOOTSTRAP_REPS, len(values)))]
+    replicates = np.median(picks, axis=1) if median else picks.mean(axis=1)
+    low, high = np.percentile(replicates, [2.5, 97.5])
+    value = np.median(values) if median else values.mean()
+    return Estimate(float(value), float(low), float(high))
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ class PuzzleRow:
     d: float | None
     completions: int
     mean_log: analysis.Estimate | None
+    median_log: analysis.Estimate | None
     median_minutes: float | None
     b: float | None
 
@@ -131,6 +132,7 @@ def build(session: Session, study: Study, plots: bool = True) -> Report:
                 d=puzzle.d,
                 completions=len(seen),
                 mean_log=analysis.bootstrap_mean(seen, SEED + puzzle.position) if len(seen) else None,
+                median_log=analysis.bootstrap_median(seen, SEED + puzzle.position) if len(seen) else None,
                 median_minutes=float(np.median(np.exp(seen))) / 60 if len(seen) else None,
                 b=float(fit.b[puzzle.position]) if fit is not None and len(seen) else None,
             )
@@ -244,17 +246,20 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
 
 
+def _interval(estimate: analysis.Estimate | None) -> str:
+    """'value [low, high]', or '-'."""
+    return "-" if estimate is None else f"{estimate.value:.2f} [{estimate.low:.2f}, {estimate.high:.2f}]"
+
+
 def text_lines(report: Report) -> list[str]:
     """The report as plain text tables (``flask study report``)."""
     lines = [f"Study {report.study.id}: {report.study.name}; {len(report.participants)} participants solved puzzles."]
-    lines.append(f"{'#':>3} {'D':>5} {'solved':>6} {'mean log t [95% CI]':>24} {'median min':>10} {'b':>6}")
+    head = f"{'#':>3} {'D':>5} {'solved':>6} {'mean log t [95% CI]':>24} {'median log t [95% CI]':>24}"
+    lines.append(f"{head} {'median min':>10} {'b':>6}")
     for row in report.puzzles:
-        interval = "-"
-        if row.mean_log is not None:
-            interval = f"{row.mean_log.value:.2f} [{row.mean_log.low:.2f}, {row.mean_log.high:.2f}]"
         lines.append(
-            f"{row.position + 1:>3} {_fmt(row.d):>5} {row.completions:>6} {interval:>24} "
-            f"{_fmt(row.median_minutes, 1):>10} {_fmt(row.b):>6}"
+            f"{row.position + 1:>3} {_fmt(row.d):>5} {row.completions:>6} {_interval(row.mean_log):>24} "
+            f"{_interval(row.median_log):>24} {_fmt(row.median_minutes, 1):>10} {_fmt(row.b):>6}"
         )
     lines.append("")
     lines.append(f"{'rating':<26} {'n':>3} {'Spearman [95% CI]':>22} {'Pearson [95% CI]':>22}")

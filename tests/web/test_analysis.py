@@ -61,3 +61,9 @@ def test_correlations_agree_with_scipy() -> None:
     y[3] = y[4]  # a tie
     assert analysis.pearson(x, y) == pytest.approx(stats.pearsonr(x, y)[0])
     assert analysis.spearman(x, y) == pytest.approx(stats.spearmanr(x, y)[0])
+
+
+def test_bootstrap_median_of_a_hand_checked_sample() -> None:
+    found = analysis.bootstrap_median(np.array([1.0, 2.0, 3.0, 4.0, 100.0]), seed=2)
+    assert found.value == 3.0  # the middle of five values, untouched by the outlier
+    assert 1.0 <= found.low <= 3.0 <= found.high <= 100.0
