@@ -21,9 +21,9 @@ Three figures of issue 5, each printed beside its target:
    when more than half fail, the time they spent gives a lower bound of the ratio) against our median time to a
    hit, the ratio, and the median D (our rating) of the unique puzzles each produces.
 
-Run: ``.venv/bin/python benchmarks/generate.py [--calls N] [--requests M] [--budget S] [--top-budget S2]
-[--peer-calls K] [--peer-limit L] [--peer-zones Easy,Hard] [--no-peers] [--seed K] [--quick]``; ``--quick`` is
-a smoke run of about a minute.
+Run: ``.venv/bin/python benchmarks/generate.py [--calls N] [--sliders 35,55] [--requests M] [--budget S]
+[--top-budget S2] [--peer-calls K] [--peer-limit L] [--peer-zones Easy,Hard] [--no-peers] [--seed K] [--quick]``;
+``--quick`` is a smoke run of about a minute; ``--requests 0 --no-peers --peer-zones ''`` runs figure 1 alone.
 """
 
 from __future__ import annotations
@@ -195,13 +195,13 @@ def hit_rate(options: argparse.Namespace) -> None:
     print("                                                     median     p95       | as inf       median")
     every: list[Call] = []
     mismatches: list[str] = []
-    for slider in SLIDERS:
+    for slider in options.sliders:
         calls = [served(slider, options.seed * 1_000_000 + slider * 1000 + i, options) for i in range(options.calls)]
         every += calls
         mismatches += recheck(calls[:options.recheck])
         print(slider_row(slider, calls), flush=True)
     total = sum(c.hit for c in every) / len(every)
-    worst = min(SLIDERS, key=lambda s: sum(c.hit for c in every if c.slider == s))
+    worst = min(options.sliders, key=lambda s: sum(c.hit for c in every if c.slider == s))
     print(f"   overall {100 * total:.1f}% hits, lowest at slider {worst}; "
           f"all {len(every)} puzzles unique (exact solver)")
     print(f"   D re-checked with rate() on {min(options.recheck, options.calls)} per slider value: "
@@ -212,6 +212,9 @@ def hit_rate(options: argparse.Namespace) -> None:
 
 def monotone(options: argparse.Namespace) -> None:
     """Figure 2: Spearman rho between slider value and measured D over random requests."""
+    if options.requests < 2:
+        print("\n2. monotony: skipped (--requests below 2)")
+        return
     rng = random.Random(options.seed)
     calls = []
     for _ in range(options.requests):
@@ -349,7 +352,10 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line (``--quick`` overrides the sizes for a smoke run)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", type=int, default=20, help="calls per slider value and per zone (default 20)")
-    parser.add_argument("--requests", type=int, default=200, help="random-slider requests for rho (default 200)")
+    parser.add_argument("--sliders", default=",".join(map(str, SLIDERS)),
+                        help="slider values of figure 1 (default 5,15,...,95)")
+    parser.add_argument("--requests", type=int, default=200,
+                        help="random-slider requests for rho (default 200; 0 skips figure 2)")
     parser.add_argument("--budget", type=float, default=3.0, help="seconds per call up to slider 80 (default 3)")
     parser.add_argument("--top-budget", type=float, default=30.0, help="seconds per call above slider 80 (default 30)")
     parser.add_argument("--recheck", type=int, default=3, help="puzzles per slider value whose D is recomputed")
@@ -365,6 +371,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         options.budget, options.top_budget = 1.0, 3.0
         options.peer_calls, options.peer_limit, options.peer_zones = 1, 5.0, "Easy"
     options.peer_zones = [z.strip() for z in options.peer_zones.split(",") if z.strip()]
+    options.sliders = [int(s) for s in options.sliders.split(",") if s.strip()]
     return options
 
 

@@ -14,8 +14,12 @@ clues (which almost never has one solution) but the point of a dig-hole path (ev
 rising as givens go) nearest the target, found by bisection; clue changes keep the solution grid (a removal and
 an addition); a climb that stops improving restarts from a new grid; and for D the measure is staged: the trace
 is first computed with only the techniques up to the target's level, so a puzzle that needs a harder one is
-known to be too hard without the expensive techniques, and the seed measures are taken only when the trace puts
-the puzzle within reach of the tolerance.
+known to be too hard without the expensive techniques (when every technique after that prefix is rated above
+the ceiling, the stuck prefix alone gives the lower bound), a puzzle the singles alone solve is rated from the
+closures of the kinds of single instead of a trace, and the seed measures are taken only when the trace puts the
+puzzle within reach of the tolerance. A puzzle known only to be too hard has a lower bound, not a value, so every
+exactly measured puzzle ranks before it: the climb never trades an exact value for a bound, and the bisection
+starts from the exact end of its bracket.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from . import _search_py, difficulty, logic
-from .grid import Grid
+from .board import Board
+from .grid import ALL_CANDIDATES, PEERS, POPCOUNT, UNITS, Grid, bit, digits_of
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
 from .solver import is_unique
@@ -111,6 +116,7 @@ DEFAULT_TOLERANCE = 0.2  # D and se_like units: about the gap between neighbouri
 RELATIVE_TOLERANCE = 0.05  # the seed measures' default: 5% of the target
 DEFAULT_BUDGET_S = 2.0
 STALE_MOVES = 40  # moves in a row without a better cost before the climb restarts from a new grid
+CHANGE_SHARE = 0.4  # share of moves that change a clue's place (a removal and an addition)
 
 
 @dataclass(frozen=True)
@@ -155,6 +161,13 @@ class Targeted:
         return record
 
 
+# The singles in catalogue order, as (SE rating, houses searched for hidden singles): a full house fills the last
+# cell of any house (1.0), a hidden single is looked for in boxes (1.2), then in every house (1.5); a naked single
+# (2.3) is the last resort.
+_SINGLE_LEVELS = ((1.0, ()), (1.2, tuple(range(18, 27))), (1.5, tuple(range(27))))
+NAKED_SINGLE_SE = 2.3
+
+
 @cache
 def _prefix(ceiling: float) -> tuple[str, ...]:
     """The catalogue ids in order up to the first technique rated above ``ceiling``."""
@@ -166,18 +179,93 @@ def _prefix(ceiling: float) -> tuple[str, ...]:
     return tuple(ids)
 
 
+@cache
+def _bound_past_prefix(ceiling: float) -> float | None:
+    """The lowest rating of the techniques after ``_prefix(ceiling)`` when all of them are rated above the ceiling
+    (then a solve stuck on the prefix needs a step rated at least that), else None."""
+    rest = [t.se_rating for t in CATALOGUE if t.id not in _prefix(ceiling)]
+    return min(rest) if rest and min(rest) > ceiling else None
+
+
+def _solved_by_singles(values: Sequence[int]) -> bool:
+    """Whether naked and hidden singles alone solve the puzzle (the exact solver's propagation, no search)."""
+    cand, queue = _search_py.initial_candidates(values)
+    return _search_py.propagate(cand, queue) and all(POPCOUNT[m & ALL_CANDIDATES] == 1 for m in cand)
+
+
+def _place(values: list[int], cands: list[int], cell: int, digit: int) -> None:
+    """Place a digit and remove it from the peers' candidates."""
+    values[cell], cands[cell] = digit, 0
+    clear = ~bit(digit)
+    for peer in PEERS[cell]:
+        cands[peer] &= clear
+
+
+def _fill_house(values: list[int], cands: list[int], house: int, hidden: bool) -> bool:
+    """A full house in a house, or (``hidden``) its hidden singles; True when a digit was placed."""
+    empty = [c for c in UNITS[house] if not values[c]]
+    if len(empty) == 1:
+        _place(values, cands, empty[0], cands[empty[0]].bit_length())
+        return True
+    if not hidden or not empty:
+        return False
+    once = twice = 0
+    for cell in empty:
+        twice |= once & cands[cell]
+        once |= cands[cell]
+    placed = False
+    for digit in digits_of(once & ~twice):
+        for cell in empty:
+            if cands[cell] & bit(digit):
+                _place(values, cands, cell, digit)
+                placed = True
+    return placed
+
+
+def _solved_by(values: Sequence[int], hidden_houses: tuple[int, ...]) -> bool:
+    """Whether full houses and hidden singles in ``hidden_houses`` alone solve the puzzle (their closure)."""
+    board = Board.from_values(values)
+    placed, cands = board.values, board.cands
+    progress = True
+    while progress:
+        progress = False
+        for house in range(27):
+            progress |= _fill_house(placed, cands, house, house in hidden_houses)
+    return all(placed)
+
+
+def _singles_se_like(form: tuple[int, ...]) -> float:
+    """se_like of a puzzle the singles solve: the hardest kind of single its trace needs.
+
+    The trace takes the easiest single available, and each kind only places digits and stays available until
+    used, so the trace needs no kind rated above L exactly when the kinds up to L alone solve the puzzle.
+    """
+    for level, hidden_houses in _SINGLE_LEVELS:
+        if _solved_by(form, hidden_houses):
+            return level
+    return NAKED_SINGLE_SE
+
+
 def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
     """se_like of a unique puzzle's canonical form when it is at most ``ceiling``, else a lower bound above it.
 
     The trace takes the first applicable technique in catalogue order, so a solve with a prefix of the catalogue
-    is the full trace, or stops where the full trace needs a technique after the prefix. From there the whole
-    catalogue goes on until the puzzle is solved or a step rated above the ceiling is taken.
+    is the full trace, or stops where the full trace needs a technique after the prefix. When every technique
+    after the prefix is rated above the ceiling, that stop settles it: the lowest of their ratings is the bound.
+    Otherwise the whole catalogue goes on until the puzzle is solved or a step rated above the ceiling is taken.
+    A puzzle the singles alone solve is rated without a trace (``_singles_se_like``).
     """
     form = canonical(values)
-    trace = logic.solve(Grid(form), allow=_prefix(round(ceiling, 2)))
+    ceiling = round(ceiling, 2)
+    if ceiling >= NAKED_SINGLE_SE and _solved_by_singles(form):
+        return Measured(_singles_se_like(form), True)
+    trace = logic.solve(Grid(form), allow=_prefix(ceiling))
     hardest = rate_trace(trace)[0]
     board = trace.final
     assert board is not None
+    bound = _bound_past_prefix(ceiling)
+    if not board.is_solved and bound is not None:
+        return Measured(max(hardest, bound), False)
     while not board.is_solved:
         step = logic.next_step(board)
         if step is None:
@@ -253,7 +341,7 @@ class _Search:
         self.measure_of = METRICS[metric]
         self.target, self.tolerance, self.deadline = target, tolerance, deadline
         self.cache: dict[tuple[int, ...], Measured] = {}
-        self.best: tuple[float, tuple[int, ...], Grid, Measured] | None = None
+        self.best: tuple[tuple[bool, float], tuple[int, ...], Grid, Measured] | None = None
         self.evaluations = 0
 
     def measure(self, values: tuple[int, ...], solution: Grid) -> Measured:
@@ -267,11 +355,11 @@ class _Search:
                 self.best = (cost, values, solution, found)
         return found
 
-    def cost(self, found: Measured) -> float:
-        """|value - target| (a lower bound of it when the value is one)."""
+    def cost(self, found: Measured) -> tuple[bool, float]:
+        """Exactly measured puzzles first, by |value - target|; then those known to be harder, by their bound."""
         if found.exact:
-            return abs(found.value - self.target)
-        return max(0.0, found.value - self.target)
+            return False, abs(found.value - self.target)
+        return True, found.value - self.target
 
     def hit(self, found: Measured) -> bool:
         """Within tolerance, exactly measured."""
@@ -330,7 +418,7 @@ def _move(
     groups = _groups(symmetric)
     given = [g for g in groups if values[g[0]]]
     empty = [g for g in groups if not values[g[0]]]
-    change = rng.random() < 0.4
+    change = rng.random() < CHANGE_SHARE
     out = list(values)
     if change or harder:
         if not given:

@@ -8,8 +8,11 @@ import pytest
 from corpus_data import corpus_file, read_puzzles
 
 from sudoku_engine import difficulty, solver
+from sudoku_engine import generate as generate_module
 from sudoku_engine.generate import (
+    Measured,
     dig_holes,
+    dig_path,
     generate,
     generate_puzzle,
     random_full_grid,
@@ -21,7 +24,9 @@ from sudoku_engine.metrics.fatemi import call_count
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import describe, slider_for_d, target_for_slider
 from sudoku_engine.solver import count_solutions
+from sudoku_engine.techniques import CATALOGUE
 
+SINGLES = {t.id for t in CATALOGUE if t.family == "singles"}
 AI_ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 
 
@@ -109,6 +114,30 @@ def test_staged_se_like_agrees_with_the_full_rating(se_sample):
                 assert ceiling < staged.value <= full, (puzzle, ceiling)
 
 
+def test_staged_se_like_rates_singles_puzzles_as_the_trace_does():
+    """Puzzles the singles solve are rated by closures, not a trace: every kind of single must come out as the
+    logic solver's trace says (points of dig paths cover all four)."""
+    levels = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        path = dig_path(random_full_grid(rng), rng, symmetric=False)
+        for values in path[::3]:
+            full = rate(values, measures=False)
+            if set(full.techniques) <= SINGLES:
+                assert staged_se_like(values, 9.0) == Measured(full.se_like, True), values
+                levels.add(full.se_like)
+    assert levels == {1.0, 1.2, 1.5, 2.3}
+
+
+def test_exactly_measured_puzzles_cost_less_than_puzzles_known_to_be_harder():
+    search = generate_module._Search("D", 4.76, 0.2, deadline=0.0)
+    exact_far = search.cost(Measured(1.2, True))
+    harder_near = search.cost(Measured(5.0, False))
+    assert exact_far < harder_near
+    assert search.cost(Measured(4.6, True)) < exact_far
+    assert search.cost(Measured(5.2, False)) < search.cost(Measured(6.6, False))
+
+
 @pytest.mark.parametrize("target", [1.5, 2.6, 4.2, 7.2])
 def test_generate_hits_a_target_d_checked_by_an_independent_rating(target):
     found = generate(target, seed=7, budget_s=20)
@@ -118,6 +147,17 @@ def test_generate_hits_a_target_d_checked_by_an_independent_rating(target):
     rating = rate(found.puzzle, measures=difficulty.MEASURES)
     assert rating.d == found.value and abs(rating.d - target) <= found.tolerance
     assert generate(target, seed=7, budget_s=20).puzzle == found.puzzle  # a hit is reproducible
+
+
+def test_generate_reaches_the_unique_rectangle_levels():
+    """D 4.76 (slider 55) needs a Unique Rectangle type 2-4 or a Hidden Rectangle as the hardest step."""
+    found = generate(4.76, seed=14, budget_s=30)
+    assert found.hit
+    rating = rate(found.puzzle, measures=difficulty.MEASURES)
+    assert count_solutions(found.puzzle.values) == 1
+    assert rating.d == found.value and abs(rating.d - 4.76) <= 0.2
+    assert rating.hardest_technique in {"unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
+                                        "hidden_rectangle", "naked_quad"}
 
 
 def test_generate_symmetric_pattern_and_se_like_metric():
