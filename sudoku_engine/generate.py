@@ -35,7 +35,7 @@ from .board import Board
 from .grid import ALL_CANDIDATES, PEERS, POPCOUNT, UNITS, Grid, bit, digits_of
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
-from .solver import is_unique
+from .solver import is_unique_values
 from .techniques import CATALOGUE
 
 
@@ -77,7 +77,7 @@ def _dig(solution: Grid, rng: random.Random, symmetric: bool, min_givens: int) -
         kept = [values[c] for c in group]
         for c in group:
             values[c] = 0
-        if is_unique(values):
+        if is_unique_values(values):
             givens -= len(group)
             yield tuple(values)
         else:
@@ -222,26 +222,27 @@ def _fill_house(values: list[int], cands: list[int], house: int, hidden: bool) -
     return placed
 
 
-def _solved_by(values: Sequence[int], hidden_houses: tuple[int, ...]) -> bool:
-    """Whether full houses and hidden singles in ``hidden_houses`` alone solve the puzzle (their closure)."""
-    board = Board.from_values(values)
-    placed, cands = board.values, board.cands
+def _close(placed: list[int], cands: list[int], hidden_houses: tuple[int, ...]) -> None:
+    """Place full houses and hidden singles in ``hidden_houses`` until none is left (their closure)."""
     progress = True
     while progress:
         progress = False
         for house in range(27):
             progress |= _fill_house(placed, cands, house, house in hidden_houses)
-    return all(placed)
 
 
 def _singles_se_like(form: tuple[int, ...]) -> float:
     """se_like of a puzzle the singles solve: the hardest kind of single its trace needs.
 
     The trace takes the easiest single available, and each kind only places digits and stays available until
-    used, so the trace needs no kind rated above L exactly when the kinds up to L alone solve the puzzle.
+    used, so the trace needs no kind rated above L exactly when the kinds up to L alone solve the puzzle. The
+    closures grow with L, so each level goes on from where the one before stopped.
     """
+    board = Board.from_values(form)
+    placed, cands = board.values, board.cands
     for level, hidden_houses in _SINGLE_LEVELS:
-        if _solved_by(form, hidden_houses):
+        _close(placed, cands, hidden_houses)
+        if all(placed):
             return level
     return NAKED_SINGLE_SE
 
@@ -396,7 +397,7 @@ class _Search:
             harder = self.measure(current, solution).value < self.target
             moved = _move(current, solution, rng, symmetric, harder)
             stale += 1
-            if moved is None or not is_unique(moved):
+            if moved is None or not is_unique_values(moved):
                 continue
             found = self.measure(moved, solution)
             if self.cost(found) < cost:

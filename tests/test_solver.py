@@ -93,6 +93,10 @@ def test_a_puzzle_with_exactly_two_solutions(backend):
     assert is_valid_solution([0] * 81, swapped)  # the second solution, checked by the rules alone
     puzzle = [0 if c in cells else v for c, v in enumerate(full)]
     assert solver.count_solutions(puzzle, limit=5) == 2
+    assert not solver.is_unique_values(puzzle)
+    assert solver.is_unique_values([v if c != cells[0] else full[c] for c, v in enumerate(puzzle)])
+    assert solver.is_unique_values(parse_values(EULER_01))
+    assert not solver.is_unique_values(parse_values(NO_SOLUTION))
 
 
 @pytest.mark.parametrize(
