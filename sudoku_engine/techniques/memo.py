@@ -29,26 +29,30 @@ def digit_cells(board: Board) -> tuple[int, ...]:
     """For each digit 1..9 (index d - 1), its candidate cells as an 81-bit mask (bit = cell index)."""
     global _last
     key = tuple(board.cands)
-    if key == _last[0]:
-        return _last[1]
+    last = _last  # one read: another thread may replace the cache between two
+    if key == last[0]:
+        return last[1]
     cells = [0] * 9
     for cell, mask in enumerate(key):
         while mask:
             low = mask & -mask
             cells[low.bit_length() - 1] |= 1 << cell
             mask ^= low
-    _last = (key, tuple(cells))
-    return _last[1]
+    found = tuple(cells)
+    _last = (key, found)
+    return found
 
 
 def house_cells(board: Board) -> tuple[tuple[int, ...], ...]:
     """For each house, its cells' candidate masks, a placed digit d as d << 9 (so the tuple says it all)."""
     global _last_houses
     key = tuple([m | v << 9 for m, v in zip(board.cands, board.values)])
-    if key == _last_houses[0]:
-        return _last_houses[1]
-    _last_houses = (key, tuple(tuple([key[c] for c in cells]) for cells in UNITS))
-    return _last_houses[1]
+    last = _last_houses  # one read, as in digit_cells
+    if key == last[0]:
+        return last[1]
+    houses = tuple(tuple([key[c] for c in cells]) for cells in UNITS)
+    _last_houses = (key, houses)
+    return houses
 
 
 def find(technique: str, finder: PartFinder, board: Board) -> Iterator[Step]:
