@@ -30,10 +30,10 @@ from webapp.models import Game
 
 
 def new_app(folder: Path) -> Flask:
-    """A migrated app on a fresh SQLite file, CSRF and background refill off."""
+    """A migrated app on a fresh SQLite file, CSRF, background refill and rate limits (one client) off."""
     app = create_app({
         "INSTANCE_PATH": str(folder), "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{folder / 'bench.db'}",
-        "HTMX_SOURCE": "vendor", "WTF_CSRF_ENABLED": False, "POOL_REFILL": False,
+        "HTMX_SOURCE": "vendor", "WTF_CSRF_ENABLED": False, "POOL_REFILL": False, "RATELIMIT_ENABLED": False,
     })
     db.upgrade(app)
     return app

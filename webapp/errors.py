@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-HANDLED_CODES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 500, 503)
+HANDLED_CODES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 500, 503)
 TITLES = {
     400: "Bad request",
     401: "Log in first",
@@ -16,6 +16,7 @@ TITLES = {
     410: "Gone",
     413: "Too large",
     422: "Cannot use this puzzle",
+    429: "Too many requests",
     500: "Something went wrong",
     503: "Busy",
 }

@@ -40,10 +40,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_ARGS}
 
 
+RAISED_LIMITS = {name: "1000 per minute" for name in ("LIMIT_NEW", "LIMIT_PUZZLE_LINK", "LIMIT_HINT")}
+
+
 @contextmanager
 def serving(instance: Path, htmx_source: str) -> Iterator[tuple[Flask, str]]:
     """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield it and its URL."""
-    app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source)
+    # Every browser test opens its games from 127.0.0.1: the rate limits (tests/web/test_limits.py) are raised.
+    app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source, **RAISED_LIMITS)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name=f"live-server-{htmx_source}", daemon=True)
     thread.start()

@@ -1,0 +1,80 @@
+"""Rate limits on new puzzles, puzzle links and hints: 429 with a message past the limit, bad input not counted,
+hints counted per game, and a switch that turns them off."""
+
+from __future__ import annotations
+
+from web_support import csrf_token_of
+
+EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+
+def headers_of(client) -> dict[str, str]:
+    """The CSRF header of a first page."""
+    return {"X-CSRFToken": csrf_token_of(client.get("/").get_data(as_text=True))}
+
+
+def new_game(client, headers) -> str:
+    """Open a game from the slider; its address."""
+    response = client.post("/new", data={"slider": "10"}, headers=headers)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def test_new_puzzles_past_the_limit_get_429_with_a_message(make_app):
+    client = make_app(LIMIT_NEW="2 per minute").test_client()
+    headers = headers_of(client)
+    new_game(client, headers)
+    new_game(client, headers)
+    refused = client.post("/new", data={"slider": "10"}, headers=headers)
+    assert refused.status_code == 429
+    assert "Too many new puzzles: at most 2 per minute" in refused.get_data(as_text=True)
+    assert int(refused.headers["Retry-After"]) > 0
+    fragment = client.post("/new", data={"slider": "10"}, headers={**headers, "HX-Request": "true"})
+    assert fragment.status_code == 429 and "<html" not in fragment.get_data(as_text=True)
+
+
+def test_bad_input_does_not_use_up_the_limit(make_app):
+    client = make_app(LIMIT_NEW="2 per minute").test_client()
+    headers = headers_of(client)
+    for bad in ("", "x", "101", "-1", "nan"):
+        assert client.post("/new", data={"slider": bad}, headers=headers).status_code == 400
+    new_game(client, headers)
+    new_game(client, headers)
+
+
+def test_puzzle_links_are_limited(make_app):
+    client = make_app(LIMIT_PUZZLE_LINK="1 per minute").test_client()
+    assert client.get(f"/p/{'1' * 81}").status_code == 400  # refused input is answered, not counted
+    assert client.get(f"/p/{EULER_01}").status_code == 303
+    refused = client.get(f"/p/{EULER_01}")
+    assert refused.status_code == 429 and "Too many puzzle links opened" in refused.get_data(as_text=True)
+
+
+def test_hints_are_counted_per_game(make_app):
+    client = make_app(LIMIT_HINT="2 per minute").test_client()
+    headers = {**headers_of(client), "HX-Request": "true"}
+    first, second = new_game(client, headers), new_game(client, headers)
+    assert client.post(f"{first}/hint", headers=headers).status_code == 200
+    assert client.post(f"{first}/hint", headers=headers).status_code == 200
+    refused = client.post(f"{first}/hint", headers=headers)
+    assert refused.status_code == 429 and "Too many hints" in refused.get_data(as_text=True)
+    assert client.post(f"{first}/hint/apply", headers=headers).status_code == 429  # the same count as Hint
+    assert client.post(f"{second}/hint", headers=headers).status_code == 200
+
+
+def test_limits_can_be_switched_off(make_app):
+    client = make_app(LIMIT_NEW="1 per minute", RATELIMIT_ENABLED=False).test_client()
+    headers = headers_of(client)
+    for _ in range(3):
+        new_game(client, headers)
+
+
+def test_the_environment_switches_limits_off_and_names_the_storage(monkeypatch):
+    from webapp import limits
+
+    monkeypatch.setenv("RATELIMIT_ENABLED", "off")
+    monkeypatch.setenv("RATELIMIT_STORAGE_URI", "memory://")
+    found = limits.settings()
+    assert found["RATELIMIT_ENABLED"] is False and found["RATELIMIT_STORAGE_URI"] == "memory://"
+    monkeypatch.setenv("RATELIMIT_ENABLED", "1")
+    assert limits.settings()["RATELIMIT_ENABLED"] is True

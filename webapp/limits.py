@@ -1,0 +1,64 @@
+"""Rate limits on the routes that cost the server real work (DESIGN section 7.4): a new puzzle (the bank, else up to
+a few seconds of generation), a puzzle link (a full rating of any puzzle) and hints (a technique search).
+
+Flask-Limiter counts per client address (per game for hints, so a class behind one address is not one player).
+Only answers below 400 count: bad input costs nothing and is answered as before. A client over a limit gets 429
+with a message and ``Retry-After``. The counts live in each worker's memory by default (``make run``'s two workers
+each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379``) shares them between workers and
+hosts. ``RATELIMIT_ENABLED`` false switches the limits off (load benchmarks that play many games from one address).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, cast
+
+from flask import Flask, Response, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+DEFAULTS: dict[str, Any] = {
+    "LIMIT_NEW": "30 per minute",
+    "LIMIT_PUZZLE_LINK": "30 per minute",
+    "LIMIT_HINT": "120 per minute",
+}
+# endpoint, its setting, what the message names, whether the count is per game
+LIMITED = (
+    ("play.new_game", "LIMIT_NEW", "new puzzles", False),
+    ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", False),
+    ("play.hint", "LIMIT_HINT", "hints", True),
+    ("play.apply_hint", "LIMIT_HINT", "hints", True),
+)
+
+
+def settings() -> dict[str, Any]:
+    """The limits' defaults, with ``RATELIMIT_ENABLED`` and ``RATELIMIT_STORAGE_URI`` from the environment."""
+    found = dict(DEFAULTS)
+    enabled = os.environ.get("RATELIMIT_ENABLED", "").strip().lower()
+    if enabled:
+        found["RATELIMIT_ENABLED"] = enabled not in ("0", "false", "no", "off")
+    found["RATELIMIT_STORAGE_URI"] = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
+    return found
+
+
+def per_game() -> str:
+    """The client address and the game in the address (hint limits count per game)."""
+    return f"{get_remote_address()}/{(request.view_args or {}).get('game_id', '')}"
+
+
+def counted(response: Response) -> bool:
+    """Whether an answer uses up the limit: only those that did the work (below 400)."""
+    return response.status_code < 400
+
+
+def init_app(app: Flask) -> Limiter:
+    """Attach a limiter of the app's own (tests build many apps) and wrap the limited views."""
+    limiter = Limiter(get_remote_address, app=app, headers_enabled=True)
+    for endpoint, setting, what, by_game in LIMITED:
+        limit = app.config[setting]
+        message = f"Too many {what}: at most {limit}. Please wait a little and try again."
+        wrap = limiter.shared_limit(limit, setting, key_func=per_game if by_game else None, deduct_when=counted,
+                                    error_message=message)
+        app.view_functions[endpoint] = cast(Any, wrap(app.view_functions[endpoint]))
+    app.extensions["sudoku_limiter"] = limiter  # the wrapped views hold it only weakly
+    return limiter
