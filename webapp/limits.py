@@ -6,6 +6,8 @@ Only answers below 400 count: bad input costs nothing and is answered as before.
 with a message and ``Retry-After``. The counts live in each worker's memory by default (``make run``'s two workers
 each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379``) shares them between workers and
 hosts. ``RATELIMIT_ENABLED`` false switches the limits off (load benchmarks that play many games from one address).
+The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK`` and ``LIMIT_HINT`` (factory config, else environment
+``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, cast
 from flask import Flask, Response, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 
 DEFAULTS: dict[str, Any] = {
     "LIMIT_NEW": "30 per minute",
@@ -32,8 +35,9 @@ LIMITED = (
 
 
 def settings() -> dict[str, Any]:
-    """The limits' defaults, with ``RATELIMIT_ENABLED`` and ``RATELIMIT_STORAGE_URI`` from the environment."""
-    found = dict(DEFAULTS)
+    """The limits (environment ``SUDOKU_LIMIT_NEW`` etc., else the defaults), with ``RATELIMIT_ENABLED`` and
+    ``RATELIMIT_STORAGE_URI`` from the environment."""
+    found = {key: os.environ.get(f"SUDOKU_{key}") or default for key, default in DEFAULTS.items()}
     enabled = os.environ.get("RATELIMIT_ENABLED", "").strip().lower()
     if enabled:
         found["RATELIMIT_ENABLED"] = enabled not in ("0", "false", "no", "off")
@@ -51,11 +55,20 @@ def counted(response: Response) -> bool:
     return response.status_code < 400
 
 
+def checked(setting: str, limit: object) -> str:
+    """A limit such as "30 per minute", or a ValueError naming the setting when it cannot be read."""
+    try:
+        parse_many(str(limit))
+    except ValueError:
+        raise ValueError(f"{setting} must be a rate such as '30 per minute' or '100/hour', not {limit!r}") from None
+    return str(limit)
+
+
 def init_app(app: Flask) -> Limiter:
     """Attach a limiter of the app's own (tests build many apps) and wrap the limited views."""
     limiter = Limiter(get_remote_address, app=app, headers_enabled=True)
     for endpoint, setting, what, by_game in LIMITED:
-        limit = app.config[setting]
+        limit = checked(setting, app.config[setting])
         message = f"Too many {what}: at most {limit}. Please wait a little and try again."
         wrap = limiter.shared_limit(limit, setting, key_func=per_game if by_game else None, deduct_when=counted,
                                     error_message=message)

@@ -3,6 +3,7 @@ hints counted per game, and a switch that turns them off."""
 
 from __future__ import annotations
 
+import pytest
 from web_support import csrf_token_of
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -78,3 +79,14 @@ def test_the_environment_switches_limits_off_and_names_the_storage(monkeypatch):
     assert found["RATELIMIT_ENABLED"] is False and found["RATELIMIT_STORAGE_URI"] == "memory://"
     monkeypatch.setenv("RATELIMIT_ENABLED", "1")
     assert limits.settings()["RATELIMIT_ENABLED"] is True
+
+
+def test_limits_come_from_the_environment_and_bad_ones_are_refused(monkeypatch, make_app):
+    monkeypatch.setenv("SUDOKU_LIMIT_NEW", "1/minute")
+    client = make_app().test_client()
+    headers = headers_of(client)
+    new_game(client, headers)
+    assert client.post("/new", data={"slider": "10"}, headers=headers).status_code == 429
+    monkeypatch.setenv("SUDOKU_LIMIT_HINT", "plenty")
+    with pytest.raises(ValueError, match="LIMIT_HINT must be a rate such as"):
+        make_app()
