@@ -104,10 +104,8 @@ def _choose_cell(cand):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def count(values, limit, solution):  # type: ignore[no-untyped-def]
-    """Solutions of ``values`` (int8[81], 0 = empty) capped at ``limit``; the first goes into ``solution``."""
-    cand = np.empty(81, dtype=np.int32)
-    queue = np.empty(81, dtype=np.int32)
+def _start(values, cand, queue):  # type: ignore[no-untyped-def]
+    """Fill ``cand`` from ``values`` (a given is its one candidate) and queue the givens; returns the queue length."""
     head = 0
     for cell in range(81):
         v = values[cell]
@@ -117,7 +115,29 @@ def count(values, limit, solution):  # type: ignore[no-untyped-def]
             head += 1
         else:
             cand[cell] = _LOW
-    if not _propagate(cand, queue, head):
+    return head
+
+
+@njit(cache=True)
+def singles_solve(values):  # type: ignore[no-untyped-def]
+    """Whether naked and hidden singles alone decide every cell of ``values`` (int8[81], 0 = empty)."""
+    cand = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    if not _propagate(cand, queue, _start(values, cand, queue)):
+        return False
+    for cell in range(81):
+        low = cand[cell] & _LOW
+        if low & (low - 1):
+            return False
+    return True
+
+
+@njit(cache=True)
+def count(values, limit, solution):  # type: ignore[no-untyped-def]
+    """Solutions of ``values`` (int8[81], 0 = empty) capped at ``limit``; the first goes into ``solution``."""
+    cand = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    if not _propagate(cand, queue, _start(values, cand, queue)):
         return 0
     saved = np.empty((82, 81), dtype=np.int32)
     cells = np.empty(82, dtype=np.int32)

@@ -117,6 +117,12 @@ def initial_candidates(values: Sequence[int]) -> tuple[list[int], list[int]]:
     return cand, [c for c, v in enumerate(values) if v]
 
 
+def singles_solve(values: Sequence[int]) -> bool:
+    """Whether naked and hidden singles alone decide every cell (the propagation, no search)."""
+    cand, queue = initial_candidates(values)
+    return propagate(cand, queue) and all(POPCOUNT[m & LOW] == 1 for m in cand)
+
+
 def count(values: Sequence[int], limit: int, rng: random.Random | None = None) -> tuple[int, list[int] | None]:
     """Number of solutions (capped at ``limit``) and the first solution found, or None."""
     cand, queue = initial_candidates(values)

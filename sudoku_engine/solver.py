@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from . import _search_py
 from .grid import Grid, InvalidPuzzle, check_no_conflict, parse_values
@@ -126,6 +127,26 @@ def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
 def is_unique(puzzle: PuzzleLike) -> bool:
     """True when the puzzle has exactly one solution."""
     return count_solutions(puzzle, limit=2) == 1
+
+
+def solved_by_singles(values: Sequence[int]) -> bool:
+    """Whether naked and hidden singles alone solve 81 ints from 0 to 9 (the search's propagation, no branching)."""
+    if _get_backend()[0] == "numba":
+        return _numba_singles()(values)
+    return _search_py.singles_solve(values)
+
+
+@cache
+def _numba_singles() -> Callable[[Sequence[int]], bool]:
+    """``solved_by_singles`` on the numba kernel."""
+    import numpy as np
+
+    from . import _search_numba
+
+    def singles(values: Sequence[int]) -> bool:
+        return bool(_search_numba.singles_solve(np.asarray(values, dtype=np.int8)))
+
+    return singles
 
 
 def is_unique_values(values: Sequence[int]) -> bool:

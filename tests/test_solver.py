@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import blanked_grids
 
-from sudoku_engine import solver
+from sudoku_engine import _search_py, solver
 from sudoku_engine.grid import Grid, InvalidPuzzle, is_valid_solution, parse_values
 
 # Published with its solution (Project Euler problem 96, grid 01).
@@ -148,3 +148,21 @@ def test_backends_agree_on_count_and_first_solution(case):
     finally:
         solver.use_backend(previous)
     assert results[0] == results[1]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(case=blanked_grids())
+def test_solved_by_singles_agrees_between_backends_and_with_propagation(backend, case):
+    """The singles decide the puzzle exactly when the search's propagation leaves one candidate per cell."""
+    _solution, puzzle = case
+    expected = _search_py.singles_solve(puzzle)
+    assert solver.solved_by_singles(puzzle) == expected
+    if expected:
+        assert solver.count_solutions(puzzle) == 1
+
+
+def test_solved_by_singles_on_known_puzzles(backend):
+    assert solver.solved_by_singles(parse_values(EULER_01))  # an easy puzzle: singles suffice
+    assert not solver.solved_by_singles(parse_values(AI_ESCARGOT))
+    assert not solver.solved_by_singles([0] * 81)
+    assert not solver.solved_by_singles(parse_values(NO_SOLUTION))
