@@ -32,7 +32,7 @@ from functools import cache
 
 from . import _search_py, difficulty, logic
 from .board import Board
-from .grid import PEERS, UNITS, Grid, bit, digits_of
+from .grid import UNITS, Grid, bit, digits_of
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
 from .solver import is_unique_values, solve, solved_by_singles
@@ -71,11 +71,7 @@ def _quick_full_grid(rng: random.Random) -> Grid:
 
 def _removal_order(rng: random.Random, symmetric: bool) -> list[tuple[int, ...]]:
     """Groups of cells to try removing together, in random order (mirrored pairs when symmetric)."""
-    groups: list[tuple[int, ...]]
-    if symmetric:
-        groups = [(c, 80 - c) if c != 40 else (40,) for c in range(41)]
-    else:
-        groups = [(c,) for c in range(81)]
+    groups = _groups(symmetric)
     rng.shuffle(groups)
     return groups
 
@@ -200,19 +196,12 @@ def _bound_past_prefix(ceiling: float) -> float | None:
     return min(rest) if rest and min(rest) > ceiling else None
 
 
-def _place(values: list[int], cands: list[int], cell: int, digit: int) -> None:
-    """Place a digit and remove it from the peers' candidates."""
-    values[cell], cands[cell] = digit, 0
-    clear = ~bit(digit)
-    for peer in PEERS[cell]:
-        cands[peer] &= clear
-
-
-def _fill_house(values: list[int], cands: list[int], house: int, hidden: bool) -> bool:
+def _fill_house(board: Board, house: int, hidden: bool) -> bool:
     """A full house in a house, or (``hidden``) its hidden singles; True when a digit was placed."""
-    empty = [c for c in UNITS[house] if not values[c]]
+    cands = board.cands
+    empty = [c for c in UNITS[house] if not board.values[c]]
     if len(empty) == 1:
-        _place(values, cands, empty[0], cands[empty[0]].bit_length())
+        board.place(empty[0], cands[empty[0]].bit_length())
         return True
     if not hidden or not empty:
         return False
@@ -224,18 +213,18 @@ def _fill_house(values: list[int], cands: list[int], house: int, hidden: bool) -
     for digit in digits_of(once & ~twice):
         for cell in empty:
             if cands[cell] & bit(digit):
-                _place(values, cands, cell, digit)
+                board.place(cell, digit)
                 placed = True
     return placed
 
 
-def _close(placed: list[int], cands: list[int], hidden_houses: tuple[int, ...]) -> None:
+def _close(board: Board, hidden_houses: tuple[int, ...]) -> None:
     """Place full houses and hidden singles in ``hidden_houses`` until none is left (their closure)."""
     progress = True
     while progress:
         progress = False
         for house in range(27):
-            progress |= _fill_house(placed, cands, house, house in hidden_houses)
+            progress |= _fill_house(board, house, house in hidden_houses)
 
 
 def _singles_se_like(form: tuple[int, ...]) -> float:
@@ -246,10 +235,9 @@ def _singles_se_like(form: tuple[int, ...]) -> float:
     closures grow with L, so each level goes on from where the one before stopped.
     """
     board = Board.from_values(form)
-    placed, cands = board.values, board.cands
     for level, hidden_houses in _SINGLE_LEVELS:
-        _close(placed, cands, hidden_houses)
-        if all(placed):
+        _close(board, hidden_houses)
+        if board.is_solved:
             return level
     return NAKED_SINGLE_SE
 
