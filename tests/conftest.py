@@ -10,7 +10,7 @@ import pytest
 from corpus_data import corpus_file, read_puzzles
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from web_support import csrf_token_of, new_app
+from web_support import csrf_header_of, new_app
 
 from sudoku_engine.generate import Generated, generate_puzzle
 from webapp import db
@@ -64,5 +64,4 @@ def runner(app: Flask) -> FlaskCliRunner:
 @pytest.fixture
 def csrf_headers(client: FlaskClient) -> dict[str, str]:
     """The headers htmx sends: the page's CSRF token and HX-Request."""
-    token = csrf_token_of(client.get("/").get_data(as_text=True))
-    return {"X-CSRFToken": token, "HX-Request": "true"}
+    return {**csrf_header_of(client), "HX-Request": "true"}

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 
 from webapp import create_app, db
 
@@ -38,3 +39,8 @@ def csrf_token_of(page: str) -> str:
     match = CSRF_META.search(page)
     assert match, "no csrf-token meta tag in the page"
     return match.group(1)
+
+
+def csrf_header_of(client: FlaskClient) -> dict[str, str]:
+    """The CSRF header a post needs, with the token of the client's start page."""
+    return {"X-CSRFToken": csrf_token_of(client.get("/").get_data(as_text=True))}

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from web_support import csrf_token_of, new_app
+from web_support import csrf_header_of, new_app
 
 from webapp import db
 
@@ -32,7 +32,7 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 def session_client(fuzz_app: Flask) -> tuple[FlaskClient, dict[str, str], str]:
     """A client with its CSRF headers and one open game."""
     client = fuzz_app.test_client()
-    headers = {"X-CSRFToken": csrf_token_of(client.get("/").get_data(as_text=True)), "HX-Request": "true"}
+    headers = {**csrf_header_of(client), "HX-Request": "true"}
     location = client.get(f"/p/{EULER_01}").headers["Location"]
     return client, headers, location.rsplit("/", 1)[-1]
 

@@ -4,14 +4,9 @@ hints counted per game, and a switch that turns them off."""
 from __future__ import annotations
 
 import pytest
-from web_support import csrf_token_of
+from web_support import csrf_header_of
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
-
-
-def headers_of(client) -> dict[str, str]:
-    """The CSRF header of a first page."""
-    return {"X-CSRFToken": csrf_token_of(client.get("/").get_data(as_text=True))}
 
 
 def new_game(client, headers) -> str:
@@ -23,7 +18,7 @@ def new_game(client, headers) -> str:
 
 def test_new_puzzles_past_the_limit_get_429_with_a_message(make_app):
     client = make_app(LIMIT_NEW="2 per minute").test_client()
-    headers = headers_of(client)
+    headers = csrf_header_of(client)
     new_game(client, headers)
     new_game(client, headers)
     refused = client.post("/new", data={"slider": "10"}, headers=headers)
@@ -36,7 +31,7 @@ def test_new_puzzles_past_the_limit_get_429_with_a_message(make_app):
 
 def test_bad_input_does_not_use_up_the_limit(make_app):
     client = make_app(LIMIT_NEW="2 per minute").test_client()
-    headers = headers_of(client)
+    headers = csrf_header_of(client)
     for bad in ("", "x", "101", "-1", "nan"):
         assert client.post("/new", data={"slider": bad}, headers=headers).status_code == 400
     new_game(client, headers)
@@ -53,7 +48,7 @@ def test_puzzle_links_are_limited(make_app):
 
 def test_hints_are_counted_per_game(make_app):
     client = make_app(LIMIT_HINT="2 per minute").test_client()
-    headers = {**headers_of(client), "HX-Request": "true"}
+    headers = {**csrf_header_of(client), "HX-Request": "true"}
     first, second = new_game(client, headers), new_game(client, headers)
     assert client.post(f"{first}/hint", headers=headers).status_code == 200
     assert client.post(f"{first}/hint", headers=headers).status_code == 200
@@ -65,7 +60,7 @@ def test_hints_are_counted_per_game(make_app):
 
 def test_limits_can_be_switched_off(make_app):
     client = make_app(LIMIT_NEW="1 per minute", RATELIMIT_ENABLED=False).test_client()
-    headers = headers_of(client)
+    headers = csrf_header_of(client)
     for _ in range(3):
         new_game(client, headers)
 
@@ -84,7 +79,7 @@ def test_the_environment_switches_limits_off_and_names_the_storage(monkeypatch):
 def test_limits_come_from_the_environment_and_bad_ones_are_refused(monkeypatch, make_app):
     monkeypatch.setenv("SUDOKU_LIMIT_NEW", "1/minute")
     client = make_app().test_client()
-    headers = headers_of(client)
+    headers = csrf_header_of(client)
     new_game(client, headers)
     assert client.post("/new", data={"slider": "10"}, headers=headers).status_code == 429
     monkeypatch.setenv("SUDOKU_LIMIT_HINT", "plenty")

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from web_support import csrf_token_of
+from web_support import csrf_header_of
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import Targeted, generate_puzzle
@@ -228,8 +228,7 @@ def test_refill_runs_in_a_child_process_after_a_draw(
     target = target_for_slider(0)
     (bank_id,) = bank(app, records[:1], [target])
     client = app.test_client()
-    token = csrf_token_of(client.get("/").get_data(as_text=True))
-    response = client.post("/new", data={"slider": "0"}, headers={"X-CSRFToken": token})
+    response = client.post("/new", data={"slider": "0"}, headers=csrf_header_of(client))
     assert game_of(app, response.headers["Location"]).bank_id == bank_id
     assert not pool.refiller(app).idle, "the request left the refill running"
     assert pool.refiller(app).wait(timeout=60)
