@@ -264,9 +264,7 @@ def text_lines(report: Report) -> list[str]:
     lines.append("")
     lines.append(f"{'rating':<26} {'n':>3} {'Spearman [95% CI]':>22} {'Pearson [95% CI]':>22}")
     for c in report.correlations:
-        spearman = f"{c.spearman.value:.2f} [{c.spearman.low:.2f}, {c.spearman.high:.2f}]"
-        pearson = f"{c.pearson.value:.2f} [{c.pearson.low:.2f}, {c.pearson.high:.2f}]"
-        lines.append(f"{c.rating:<26} {c.n:>3} {spearman:>22} {pearson:>22}")
+        lines.append(f"{c.rating:<26} {c.n:>3} {_interval(c.spearman):>22} {_interval(c.pearson):>22}")
     lines.append("")
     model = f"Spearman(b, D) {_fmt(report.b_vs_d)}, residual SD {_fmt(report.residual_sd)}"
     lines.append(f"Model log t = b - theta: {model}")
