@@ -125,8 +125,10 @@ def test_entries_survive_reload(page: Page, generated: Generated) -> None:
     empty = [cell for cell, char in enumerate(puzzle) if char == "."][:4]
     for cell in empty:
         page.locator(f'[data-cell="{cell_name(cell)}"]').click()
-        page.keyboard.press(solution[cell])
-    page.keyboard.press("Backspace")
+        with page.expect_response(re.compile(rf"/cell/{cell_name(cell)}$")):  # each action stored in turn
+            page.keyboard.press(solution[cell])
+    with page.expect_response(re.compile(rf"/cell/{cell_name(empty[3])}$")):  # the clear stored before the reload
+        page.keyboard.press("Backspace")
     for cell in empty[:3]:
         expect(page.locator(f'[data-cell="{cell_name(cell)}"]')).to_have_text(solution[cell])
     expect(page.locator(f'[data-cell="{cell_name(empty[3])}"]')).to_have_text("")
