@@ -133,6 +133,97 @@ def singles_solve(values):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def close_singles(cand):  # type: ignore[no-untyped-def]
+    """Naked and hidden singles to a fixed point on ``cand`` (int32[81]: a decided cell is its digit's bit plus
+    the done flag, an open cell its candidates); False when the position has no solution."""
+    queue = np.empty(81, dtype=np.int32)
+    head = 0
+    for cell in range(81):
+        mask = cand[cell]
+        if not mask & _DONE and mask and not mask & (mask - 1):
+            queue[head] = cell
+            head += 1
+    return _propagate(cand, queue, head)
+
+
+@njit(cache=True)
+def _place(values, cand, cell, digit):  # type: ignore[no-untyped-def]
+    """Place a digit and remove it from the peers' candidates."""
+    values[cell] = digit
+    cand[cell] = 0
+    for i in range(20):
+        cand[_PEERS[cell, i]] &= ~(1 << (digit - 1))
+
+
+@njit(cache=True)
+def _fill_house(values, cand, house, hidden):  # type: ignore[no-untyped-def]
+    """A full house in a house, or (``hidden``) its hidden singles; True when a digit was placed."""
+    empty = 0
+    last = -1
+    once = 0
+    twice = 0
+    for i in range(9):
+        cell = _UNITS[house, i]
+        if values[cell] == 0:
+            empty += 1
+            last = cell
+            twice |= once & cand[cell]
+            once |= cand[cell]
+    if empty == 1:
+        mask = cand[last]
+        digit = 0
+        while mask:
+            mask >>= 1
+            digit += 1
+        _place(values, cand, last, digit)
+        return True
+    if not hidden or empty == 0:
+        return False
+    single = once & ~twice
+    placed = False
+    for digit in range(1, 10):
+        if single >> (digit - 1) & 1:
+            for i in range(9):
+                cell = _UNITS[house, i]
+                if values[cell] == 0 and cand[cell] >> (digit - 1) & 1:
+                    _place(values, cand, cell, digit)
+                    placed = True
+    return placed
+
+
+@njit(cache=True)
+def single_kind(values):  # type: ignore[no-untyped-def]
+    """The hardest kind of single a puzzle the singles solve needs: 0 full houses, 1 hidden singles in boxes,
+    2 hidden singles in any house, 3 naked singles; -1 when the singles do not solve it."""
+    if not singles_solve(values):
+        return -1
+    board = values.copy()
+    cand = np.empty(81, dtype=np.int32)
+    for cell in range(81):
+        cand[cell] = 0 if board[cell] else _LOW
+    for cell in range(81):
+        if board[cell]:
+            for i in range(20):
+                cand[_PEERS[cell, i]] &= ~(1 << (board[cell] - 1))
+    for level in range(3):
+        progress = True
+        while progress:
+            progress = False
+            for house in range(27):
+                hidden = level == 2 or (level == 1 and house >= 18)
+                if _fill_house(board, cand, house, hidden):
+                    progress = True
+        solved = True
+        for cell in range(81):
+            if board[cell] == 0:
+                solved = False
+                break
+        if solved:
+            return level
+    return 3
+
+
+@njit(cache=True)
 def count(values, limit, solution):  # type: ignore[no-untyped-def]
     """Solutions of ``values`` (int8[81], 0 = empty) capped at ``limit``; the first goes into ``solution``."""
     cand = np.empty(81, dtype=np.int32)

@@ -123,6 +123,63 @@ def singles_solve(values: Sequence[int]) -> bool:
     return propagate(cand, queue) and all(POPCOUNT[m & LOW] == 1 for m in cand)
 
 
+def _place(values: list[int], cand: list[int], cell: int, digit: int) -> None:
+    """Place a digit and remove it from the peers' candidates."""
+    values[cell] = digit
+    cand[cell] = 0
+    clear = ~bit(digit)
+    for peer in PEERS[cell]:
+        cand[peer] &= clear
+
+
+def _fill_house(values: list[int], cand: list[int], house: int, hidden: bool) -> bool:
+    """A full house in a house, or (``hidden``) its hidden singles; True when a digit was placed."""
+    empty = [c for c in UNITS[house] if not values[c]]
+    if len(empty) == 1:
+        _place(values, cand, empty[0], cand[empty[0]].bit_length())
+        return True
+    if not hidden or not empty:
+        return False
+    once = twice = 0
+    for cell in empty:
+        twice |= once & cand[cell]
+        once |= cand[cell]
+    placed = False
+    for digit in range(1, 10):
+        if (once & ~twice) >> (digit - 1) & 1:
+            for cell in empty:
+                if not values[cell] and cand[cell] & bit(digit):
+                    _place(values, cand, cell, digit)
+                    placed = True
+    return placed
+
+
+def single_kind(values: Sequence[int]) -> int:
+    """The hardest kind of single a puzzle the singles solve needs: 0 full houses, 1 hidden singles in boxes,
+    2 hidden singles in any house, 3 naked singles; -1 when the singles do not solve it.
+
+    Each kind only places digits and stays available until used, so the trace needs no kind past K exactly
+    when the kinds up to K alone solve the puzzle; their closures grow with K, so each goes on from the last.
+    """
+    if not singles_solve(values):
+        return -1
+    board = list(values)
+    cand = [0 if v else LOW for v in board]
+    for cell, digit in enumerate(board):
+        if digit:
+            for peer in PEERS[cell]:
+                cand[peer] &= ~bit(digit)
+    for level in range(3):
+        progress = True
+        while progress:
+            progress = False
+            for house in range(27):
+                progress |= _fill_house(board, cand, house, level == 2 or (level == 1 and house >= 18))
+        if all(board):
+            return level
+    return 3
+
+
 def count(values: Sequence[int], limit: int, rng: random.Random | None = None) -> tuple[int, list[int] | None]:
     """Number of solutions (capped at ``limit``) and the first solution found, or None."""
     cand, queue = initial_candidates(values)

@@ -15,8 +15,9 @@ rising as givens go) nearest the target, found by bisection; clue changes keep t
 an addition); a climb that stops improving restarts from a new grid; and for D the measure is staged: the trace
 is first computed with only the techniques up to the target's level, so a puzzle that needs a harder one is
 known to be too hard without the expensive techniques (when every technique after that prefix is rated above
-the ceiling, the stuck prefix alone gives the lower bound), a puzzle the singles alone solve is rated from the
-closures of the kinds of single instead of a trace, and the seed measures are taken only when the trace puts the
+the ceiling, the stuck prefix alone gives the lower bound), the trace places the singles between its other steps
+all at once on the solver's kernel (``logic.steps_past_singles``), a puzzle the singles alone solve is rated from
+the closures of the kinds of single instead of a trace, and the seed measures are taken only when the trace puts the
 puzzle within reach of the tolerance. A puzzle known only to be too hard has a lower bound, not a value, so every
 exactly measured puzzle ranks before it: the climb never trades an exact value for a bound, and the bisection
 starts from the exact end of its bracket.
@@ -32,11 +33,11 @@ from functools import cache
 
 from . import _search_py, difficulty, logic
 from .board import Board
-from .grid import UNITS, Grid, bit, digits_of
+from .grid import UNITS, Grid
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
-from .solver import is_unique_values, solve, solved_by_singles
-from .techniques import CATALOGUE
+from .solver import is_unique_values, single_kind, solve
+from .techniques import CATALOGUE, Technique
 
 
 @dataclass(frozen=True)
@@ -170,11 +171,9 @@ class Targeted:
         return record
 
 
-# The singles in catalogue order, as (SE rating, houses searched for hidden singles): a full house fills the last
-# cell of any house (1.0), a hidden single is looked for in boxes (1.2), then in every house (1.5); a naked single
-# (2.3) is the last resort.
-_SINGLE_LEVELS = ((1.0, ()), (1.2, tuple(range(18, 27))), (1.5, tuple(range(27))))
-NAKED_SINGLE_SE = 2.3
+# SE ratings of the kinds of single, by ``solver.single_kind``: full house, hidden single in a box, hidden single
+# in any house, naked single.
+SINGLE_KIND_SE = (1.0, 1.2, 1.5, 2.3)
 
 
 @cache
@@ -189,57 +188,17 @@ def _prefix(ceiling: float) -> tuple[str, ...]:
 
 
 @cache
+def _prefix_techniques(ceiling: float) -> tuple[Technique, ...]:
+    """The catalogue entries of ``_prefix(ceiling)``."""
+    return CATALOGUE[:len(_prefix(ceiling))]
+
+
+@cache
 def _bound_past_prefix(ceiling: float) -> float | None:
     """The lowest rating of the techniques after ``_prefix(ceiling)`` when all of them are rated above the ceiling
     (then a solve stuck on the prefix needs a step rated at least that), else None."""
     rest = [t.se_rating for t in CATALOGUE if t.id not in _prefix(ceiling)]
     return min(rest) if rest and min(rest) > ceiling else None
-
-
-def _fill_house(board: Board, house: int, hidden: bool) -> bool:
-    """A full house in a house, or (``hidden``) its hidden singles; True when a digit was placed."""
-    cands = board.cands
-    empty = [c for c in UNITS[house] if not board.values[c]]
-    if len(empty) == 1:
-        board.place(empty[0], cands[empty[0]].bit_length())
-        return True
-    if not hidden or not empty:
-        return False
-    once = twice = 0
-    for cell in empty:
-        twice |= once & cands[cell]
-        once |= cands[cell]
-    placed = False
-    for digit in digits_of(once & ~twice):
-        for cell in empty:
-            if cands[cell] & bit(digit):
-                board.place(cell, digit)
-                placed = True
-    return placed
-
-
-def _close(board: Board, hidden_houses: tuple[int, ...]) -> None:
-    """Place full houses and hidden singles in ``hidden_houses`` until none is left (their closure)."""
-    progress = True
-    while progress:
-        progress = False
-        for house in range(27):
-            progress |= _fill_house(board, house, house in hidden_houses)
-
-
-def _singles_se_like(form: tuple[int, ...]) -> float:
-    """se_like of a puzzle the singles solve: the hardest kind of single its trace needs.
-
-    The trace takes the easiest single available, and each kind only places digits and stays available until
-    used, so the trace needs no kind rated above L exactly when the kinds up to L alone solve the puzzle. The
-    closures grow with L, so each level goes on from where the one before stopped.
-    """
-    board = Board.from_values(form)
-    for level, hidden_houses in _SINGLE_LEVELS:
-        _close(board, hidden_houses)
-        if board.is_solved:
-            return level
-    return NAKED_SINGLE_SE
 
 
 def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
@@ -249,27 +208,26 @@ def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
     is the full trace, or stops where the full trace needs a technique after the prefix. When every technique
     after the prefix is rated above the ceiling, that stop settles it: the lowest of their ratings is the bound.
     Otherwise the whole catalogue goes on until the puzzle is solved or a step rated above the ceiling is taken.
-    A puzzle the singles alone solve is rated without a trace (``_singles_se_like``).
+    A puzzle the singles alone solve is rated without a trace (``solver.single_kind``).
     """
     ceiling = round(ceiling, 2)
-    if ceiling >= NAKED_SINGLE_SE and solved_by_singles(values):  # the kinds of single are the same in every isomorph
-        return Measured(_singles_se_like(tuple(values)), True)
+    kind = single_kind(values)  # the kinds of single are the same in every isomorph
+    if kind >= 0:
+        return Measured(SINGLE_KIND_SE[kind], True)
     form = canonical(values)
-    trace = logic.solve(Grid(form), allow=_prefix(ceiling))
-    hardest = rate_trace(trace)[0]
-    board = trace.final
-    assert board is not None
+    board = Board.from_values(form)
+    hardest = 0.0
+    for step in logic.steps_past_singles(board, _prefix_techniques(ceiling)):
+        hardest = max(hardest, step_se(step))
     bound = _bound_past_prefix(ceiling)
     if not board.is_solved and bound is not None:
         return Measured(max(hardest, bound), False)
-    while not board.is_solved:
-        step = logic.next_step(board)
-        if step is None:
-            break
-        board.apply(step)
+    for step in logic.steps_past_singles(board):
         hardest = max(hardest, step_se(step))
         if hardest > ceiling:
             return Measured(hardest, False)
+    if not board.is_solved:  # a contradiction: let the step-by-step trace decide
+        return Measured(rate_trace(logic.solve(Grid(form)))[0], True)
     return Measured(hardest, True)
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board, Step
 from .grid import Grid
+from .solver import close_singles
 from .techniques import CATALOGUE, Technique
 
 
@@ -92,3 +93,32 @@ def solve(
             break
     trace.final = board
     return trace
+
+
+SINGLES = frozenset(t.id for t in CATALOGUE if t.family == "singles")
+
+
+def _place_singles(board: Board) -> bool:
+    """Place every single of the board at once (their fixed point); False, board unchanged, on a contradiction."""
+    closed = close_singles(board.values, board.cands)
+    if closed is None:
+        return False
+    board.values, board.cands = closed
+    return True
+
+
+def steps_past_singles(board: Board, techniques: Sequence[Technique] = CATALOGUE) -> Iterator[Step]:
+    """The steps of the trace other than singles, each yielded after it is applied to ``board`` (changed in place).
+
+    The trace takes a single whenever one is left, so before each other step it has placed all of them, and
+    their fixed point does not depend on the order they are placed in: placing them at once reaches the same
+    position, from which the trace takes the same next step. Stops when solved, stuck on ``techniques``
+    (singles among them are skipped) or, with the board left as it was, on a contradiction.
+    """
+    others = [t for t in techniques if t.id not in SINGLES]
+    while _place_singles(board) and not board.is_solved:
+        step = next_step(board, others)
+        if step is None:
+            return
+        board.apply(step)
+        yield step

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from . import _search_py
-from .grid import Grid, InvalidPuzzle, check_no_conflict, parse_values
+from .grid import POPCOUNT, Grid, InvalidPuzzle, bit, check_no_conflict, parse_values
 
 PuzzleLike = Grid | str | Sequence[int]
 _Counter = Callable[[Sequence[int], int], tuple[int, "list[int] | None"]]
@@ -147,6 +147,61 @@ def _numba_singles() -> Callable[[Sequence[int]], bool]:
         return bool(_search_numba.singles_solve(np.asarray(values, dtype=np.int8)))
 
     return singles
+
+
+def single_kind(values: Sequence[int]) -> int:
+    """The hardest kind of single a puzzle of 81 ints from 0 to 9 needs when the singles solve it (0 full houses,
+    1 hidden singles in boxes, 2 in any house, 3 naked singles), or -1 when they do not."""
+    if _get_backend()[0] == "numba":
+        return _numba_single_kind()(values)
+    return _search_py.single_kind(values)
+
+
+@cache
+def _numba_single_kind() -> Callable[[Sequence[int]], int]:
+    """``single_kind`` on the numba kernel."""
+    import numpy as np
+
+    from . import _search_numba
+
+    def kind(values: Sequence[int]) -> int:
+        return int(_search_numba.single_kind(np.asarray(values, dtype=np.int8)))
+
+    return kind
+
+
+def close_singles(values: Sequence[int], cands: Sequence[int]) -> tuple[list[int], list[int]] | None:
+    """Every naked and hidden single of a position placed at once: its values and candidate masks (a placed cell
+    has none) after the singles' fixed point, or None when the position has no solution."""
+    encoded = [bit(v) | _search_py.DONE if v else c for v, c in zip(values, cands)]
+    if _get_backend()[0] == "numba":
+        closed = _numba_close()(encoded)
+        if closed is None:
+            return None
+        encoded = closed
+    else:
+        queue = [cell for cell, mask in enumerate(encoded) if not mask & _search_py.DONE and POPCOUNT[mask] == 1]
+        if not _search_py.propagate(encoded, queue):
+            return None
+    low = [mask & _search_py.LOW for mask in encoded]
+    placed = [mask.bit_length() if POPCOUNT[mask] == 1 else 0 for mask in low]
+    if not all(low):
+        return None  # an open cell without candidates
+    return placed, [0 if digit else mask for digit, mask in zip(placed, low)]
+
+
+@cache
+def _numba_close() -> Callable[[list[int]], list[int] | None]:
+    """The singles' fixed point on the numba kernel."""
+    import numpy as np
+
+    from . import _search_numba
+
+    def close(encoded: list[int]) -> list[int] | None:
+        cand = np.asarray(encoded, dtype=np.int32)
+        return cand.tolist() if _search_numba.close_singles(cand) else None
+
+    return close
 
 
 def is_unique_values(values: Sequence[int]) -> bool:

@@ -28,6 +28,7 @@ SAMPLE = {
     "tdoku_forum_hardest_1905_11plus_even.txt": (200 if FULL else 40, 1),
 }
 CHUNK = 100
+NO_SOLUTION = "12345678." + "........9" + "." * 63  # r1c9 has no candidate
 
 
 def _sample_size(name: str) -> int:
@@ -76,3 +77,34 @@ def test_every_trace_step_is_true_and_ends_solved(name, start):
     puzzles = sample_puzzles(name)[start : start + CHUNK]
     problems = [problem for puzzle in puzzles for problem in check_trace(puzzle)]
     assert not problems, f"{len(problems)} problems, first: {problems[:3]}"
+
+
+def _steps_past_singles_match_the_trace(puzzle: str) -> bool:
+    """Whether placing the singles at once yields the trace's other steps, in order, and ends where it ends."""
+    trace = logic.solve(puzzle)
+    board = Board.from_grid(puzzle)
+    others = [step for step in trace.steps if step.technique not in logic.SINGLES]
+    return list(logic.steps_past_singles(board)) == others and board.values == trace.final.values
+
+
+@pytest.mark.parametrize("backend, stride", [("numba", 10), ("python", 30)])
+def test_steps_past_singles_are_the_traces_other_steps(backend, stride):
+    """The generator's staged rating skips single steps: every other step must be the trace's, on both backends
+    (every ``stride``-th puzzle of the sample, easiest to hardest, and 17-clue puzzles)."""
+    puzzles = sample_puzzles("sudokuexchange_graded_even.tsv")[::stride]
+    puzzles += sample_puzzles("tdoku_17clue_even.txt")[: 300 // stride]
+    previous = solver.backend()
+    solver.use_backend(backend)
+    try:
+        mismatched = [puzzle for puzzle in puzzles if not _steps_past_singles_match_the_trace(puzzle)]
+    finally:
+        solver.use_backend(previous)
+    assert not mismatched, f"{len(mismatched)} of {len(puzzles)}, first: {mismatched[0]}"
+
+
+def test_steps_past_singles_stop_on_a_broken_position():
+    """A position without a solution leaves the board as it was and yields nothing."""
+    board = Board.from_values(parse_values(NO_SOLUTION))
+    before = (board.values[:], board.cands[:])
+    assert list(logic.steps_past_singles(board)) == []
+    assert (board.values, board.cands) == before

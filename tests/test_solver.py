@@ -161,6 +161,16 @@ def test_solved_by_singles_agrees_between_backends_and_with_propagation(backend,
         assert solver.count_solutions(puzzle) == 1
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(case=blanked_grids())
+def test_single_kind_agrees_between_backends(backend, case):
+    """The hardest kind of single is the same on both backends, and -1 exactly when the singles do not solve it."""
+    _solution, puzzle = case
+    kind = _search_py.single_kind(puzzle)
+    assert (kind == -1) == (not _search_py.singles_solve(puzzle))
+    assert solver.single_kind(puzzle) == kind
+
+
 def test_solved_by_singles_on_known_puzzles(backend):
     assert solver.solved_by_singles(parse_values(EULER_01))  # an easy puzzle: singles suffice
     assert not solver.solved_by_singles(parse_values(AI_ESCARGOT))
