@@ -177,27 +177,19 @@ SINGLE_KIND_SE = (1.0, 1.2, 1.5, 2.3)
 
 
 @cache
-def _prefix(ceiling: float) -> tuple[str, ...]:
-    """The catalogue ids in order up to the first technique rated above ``ceiling``."""
-    ids: list[str] = []
-    for tech in CATALOGUE:
+def _prefix(ceiling: float) -> tuple[Technique, ...]:
+    """The catalogue in order up to the first technique rated above ``ceiling``."""
+    for index, tech in enumerate(CATALOGUE):
         if tech.se_rating > ceiling:
-            break
-        ids.append(tech.id)
-    return tuple(ids)
-
-
-@cache
-def _prefix_techniques(ceiling: float) -> tuple[Technique, ...]:
-    """The catalogue entries of ``_prefix(ceiling)``."""
-    return CATALOGUE[:len(_prefix(ceiling))]
+            return CATALOGUE[:index]
+    return CATALOGUE
 
 
 @cache
 def _bound_past_prefix(ceiling: float) -> float | None:
     """The lowest rating of the techniques after ``_prefix(ceiling)`` when all of them are rated above the ceiling
     (then a solve stuck on the prefix needs a step rated at least that), else None."""
-    rest = [t.se_rating for t in CATALOGUE if t.id not in _prefix(ceiling)]
+    rest = [t.se_rating for t in CATALOGUE[len(_prefix(ceiling)):]]
     return min(rest) if rest and min(rest) > ceiling else None
 
 
@@ -217,7 +209,7 @@ def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
     form = canonical(values)
     board = Board.from_values(form)
     hardest = 0.0
-    for step in logic.steps_past_singles(board, _prefix_techniques(ceiling)):
+    for step in logic.steps_past_singles(board, _prefix(ceiling)):
         hardest = max(hardest, step_se(step))
     bound = _bound_past_prefix(ceiling)
     if not board.is_solved and bound is not None:

@@ -132,42 +132,31 @@ def is_unique(puzzle: PuzzleLike) -> bool:
 def solved_by_singles(values: Sequence[int]) -> bool:
     """Whether naked and hidden singles alone solve 81 ints from 0 to 9 (the search's propagation, no branching)."""
     if _get_backend()[0] == "numba":
-        return _numba_singles()(values)
+        return bool(_numba_on_values("singles_solve")(values))
     return _search_py.singles_solve(values)
-
-
-@cache
-def _numba_singles() -> Callable[[Sequence[int]], bool]:
-    """``solved_by_singles`` on the numba kernel."""
-    import numpy as np
-
-    from . import _search_numba
-
-    def singles(values: Sequence[int]) -> bool:
-        return bool(_search_numba.singles_solve(np.asarray(values, dtype=np.int8)))
-
-    return singles
 
 
 def single_kind(values: Sequence[int]) -> int:
     """The hardest kind of single a puzzle of 81 ints from 0 to 9 needs when the singles solve it (0 full houses,
     1 hidden singles in boxes, 2 in any house, 3 naked singles), or -1 when they do not."""
     if _get_backend()[0] == "numba":
-        return _numba_single_kind()(values)
+        return _numba_on_values("single_kind")(values)
     return _search_py.single_kind(values)
 
 
 @cache
-def _numba_single_kind() -> Callable[[Sequence[int]], int]:
-    """``single_kind`` on the numba kernel."""
+def _numba_on_values(kernel_name: str) -> Callable[[Sequence[int]], int]:
+    """A numba kernel of ``_search_numba`` that reads 81 values, callable on a sequence of ints."""
     import numpy as np
 
     from . import _search_numba
 
-    def kind(values: Sequence[int]) -> int:
-        return int(_search_numba.single_kind(np.asarray(values, dtype=np.int8)))
+    kernel = getattr(_search_numba, kernel_name)
 
-    return kind
+    def call(values: Sequence[int]) -> int:
+        return int(kernel(np.asarray(values, dtype=np.int8)))
+
+    return call
 
 
 def close_singles(values: Sequence[int], cands: Sequence[int]) -> tuple[list[int], list[int]] | None:
