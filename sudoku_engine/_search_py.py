@@ -15,6 +15,17 @@ DONE = 0x200  # flag bit: this cell's single digit has been removed from its pee
 LOW = ALL_CANDIDATES
 
 
+def encode(values: Sequence[int], cands: Sequence[int]) -> list[int]:
+    """A position in the search's encoding: a placed digit as its bit plus DONE, an open cell as its candidates."""
+    return [bit(v) | DONE if v else c for v, c in zip(values, cands)]
+
+
+def decode(cand: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Values and candidate masks (a placed cell has none) of the search's encoding, placed cells by their flag."""
+    values = [(mask & LOW).bit_length() if mask & DONE else 0 for mask in cand]
+    return values, [0 if mask & DONE else mask for mask in cand]
+
+
 def _eliminate_from_peers(cand: list[int], queue: list[int]) -> bool:
     """Naked singles: remove each queued cell's digit from its peers; False on a contradiction."""
     while queue:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from . import _search_py, difficulty, logic
-from .board import Board
+from .board import Board, Step
 from .grid import UNITS, Grid
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
@@ -193,6 +193,11 @@ def _bound_past_prefix(ceiling: float) -> float | None:
     return min(rest) if rest and min(rest) > ceiling else None
 
 
+def _se(tech: Technique, step: Step | None) -> float:
+    """The SE-style rating of a step of the trace (a step taken on the kernel is of a technique without chains)."""
+    return tech.se_rating if step is None else step_se(step)
+
+
 def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
     """se_like of a unique puzzle's canonical form when it is at most ``ceiling``, else a lower bound above it.
 
@@ -209,13 +214,13 @@ def staged_se_like(values: Sequence[int], ceiling: float) -> Measured:
     form = canonical(values)
     board = Board.from_values(form)
     hardest = 0.0
-    for step in logic.steps_past_singles(board, _prefix(ceiling)):
-        hardest = max(hardest, step_se(step))
+    for tech, step in logic.techniques_past_singles(board, _prefix(ceiling)):
+        hardest = max(hardest, _se(tech, step))
     bound = _bound_past_prefix(ceiling)
     if not board.is_solved and bound is not None:
         return Measured(max(hardest, bound), False)
-    for step in logic.steps_past_singles(board):
-        hardest = max(hardest, step_se(step))
+    for tech, step in logic.techniques_past_singles(board):
+        hardest = max(hardest, _se(tech, step))
         if hardest > ceiling:
             return Measured(hardest, False)
     if not board.is_solved:  # a contradiction: let the step-by-step trace decide

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .board import Board, Step
 from .grid import Grid
 from .solver import close_singles
-from .techniques import CATALOGUE, Technique
+from .techniques import BY_ID, CATALOGUE, Technique, compiled
 
 
 @dataclass
@@ -122,3 +122,30 @@ def steps_past_singles(board: Board, techniques: Sequence[Technique] = CATALOGUE
             return
         board.apply(step)
         yield step
+
+
+def techniques_past_singles(
+    board: Board, techniques: Sequence[Technique] = CATALOGUE
+) -> Iterator[tuple[Technique, Step | None]]:
+    """The technique of each step of the trace other than singles, with its Step when a Python finder took it.
+
+    Stops as ``steps_past_singles`` does, on the same board. On the numba backend the steps of the leading
+    techniques with compiled finders (``techniques.compiled``) are taken on the kernel and come without a Step
+    (None); the board is then brought up to date once per run of them, before their techniques are yielded.
+    """
+    others = [t for t in techniques if t.id not in SINGLES]
+    fast = compiled.leading(others)
+    if not fast:
+        yield from ((BY_ID[step.technique], step) for step in steps_past_singles(board, others))
+        return
+    head, rest = others[:fast], others[fast:]
+    while True:
+        status, taken = compiled.run(board, head)
+        yield from ((tech, None) for tech in taken)
+        if status != compiled.STUCK:
+            return
+        step = next_step(board, rest)
+        if step is None:
+            return
+        board.apply(step)
+        yield BY_ID[step.technique], step

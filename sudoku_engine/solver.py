@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from . import _search_py
-from .grid import POPCOUNT, Grid, InvalidPuzzle, bit, check_no_conflict, parse_values
+from .grid import POPCOUNT, Grid, InvalidPuzzle, check_no_conflict, parse_values
 
 PuzzleLike = Grid | str | Sequence[int]
 _Counter = Callable[[Sequence[int], int], tuple[int, "list[int] | None"]]
@@ -162,7 +162,7 @@ def _numba_on_values(kernel_name: str) -> Callable[[Sequence[int]], int]:
 def close_singles(values: Sequence[int], cands: Sequence[int]) -> tuple[list[int], list[int]] | None:
     """Every naked and hidden single of a position placed at once: its values and candidate masks (a placed cell
     has none) after the singles' fixed point, or None when the position has no solution."""
-    encoded = [bit(v) | _search_py.DONE if v else c for v, c in zip(values, cands)]
+    encoded = _search_py.encode(values, cands)
     if _get_backend()[0] == "numba":
         closed = _numba_close()(encoded)
         if closed is None:
@@ -172,11 +172,10 @@ def close_singles(values: Sequence[int], cands: Sequence[int]) -> tuple[list[int
         queue = [cell for cell, mask in enumerate(encoded) if not mask & _search_py.DONE and POPCOUNT[mask] == 1]
         if not _search_py.propagate(encoded, queue):
             return None
-    low = [mask & _search_py.LOW for mask in encoded]
-    placed = [mask.bit_length() if POPCOUNT[mask] == 1 else 0 for mask in low]
-    if not all(low):
+    values, masks = _search_py.decode(encoded)
+    if not all(v or m for v, m in zip(values, masks)):
         return None  # an open cell without candidates
-    return placed, [0 if digit else mask for digit, mask in zip(placed, low)]
+    return values, masks
 
 
 @cache

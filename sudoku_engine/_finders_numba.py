@@ -1,0 +1,666 @@
+"""Technique finders from pointing to BUG+1 compiled by numba, and the trace over them (``run``).
+
+Each finder looks for the same first application as its Python finder in ``techniques`` (same search order),
+and writes the candidates it removes as masks into ``out`` (int32[81]); a placement is written as the removal of
+the cell's other candidates, which the singles that follow turn into the same placement. Finders read ``cm``,
+the open cells' candidate masks (0 for a decided cell), of a position where no single is left, as the trace
+only calls them there. ``run`` follows the trace: singles to their fixed point, then the first finder of its
+list that applies, again and again. The Python finders stay the reference; the tests compare them step by step.
+
+Importing this module needs numba; ``techniques.compiled`` uses it only on the numba backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._search_numba import close_singles
+from .grid import PEERS, POPCOUNT, UNITS, UNITS_OF
+from .techniques.intersections import _BOX_ALIGNED, _CLAIMING_BOX, _GROUPS, _POINTING_LINE, _THIRD
+
+_UNITS = np.array(UNITS, dtype=np.int32)
+_UNITS_OF = np.array(UNITS_OF, dtype=np.int32)
+_POPCOUNT = np.array(POPCOUNT, dtype=np.int32)
+_SEES = np.zeros((81, 81), dtype=np.bool_)
+for _cell, _peers in enumerate(PEERS):
+    _SEES[_cell, list(_peers)] = True
+_BOX_ALIGNED_A = np.array(_BOX_ALIGNED, dtype=np.int32)
+_THIRD_A = np.array(_THIRD, dtype=np.int32)
+_POINTING_LINE_A = np.array(_POINTING_LINE, dtype=np.int32)
+_CLAIMING_BOX_A = np.array(_CLAIMING_BOX, dtype=np.int32)
+# Per box, its groups of cells inside one box-line intersection (in the Python finder's order) and their places.
+_PAIR_CELLS = np.array([[g for g, _ in groups] for groups in _GROUPS[2]], dtype=np.int32)
+_PAIR_PLACES = np.array([[p for _, p in groups] for groups in _GROUPS[2]], dtype=np.int32)
+_TRIPLE_CELLS = np.array([[g for g, _ in groups] for groups in _GROUPS[3]], dtype=np.int32)
+_TRIPLE_PLACES = np.array([[p for _, p in groups] for groups in _GROUPS[3]], dtype=np.int32)
+_LOW = 0x1FF
+_DONE = 0x200
+
+# Codes of the compiled techniques, in catalogue order (``techniques.compiled`` maps ids to them).
+POINTING, CLAIMING, LOCKED_PAIR, NAKED_PAIR, X_WING, HIDDEN_PAIR, LOCKED_TRIPLE, NAKED_TRIPLE = range(8)
+SWORDFISH, HIDDEN_TRIPLE, XY_WING, XYZ_WING, UR1, UR2, UR4, UR3 = range(8, 16)
+HIDDEN_RECTANGLE, NAKED_QUAD, JELLYFISH, HIDDEN_QUAD, BUG_PLUS_1 = range(16, 21)
+
+# Results of ``run``.
+STUCK, SOLVED, BROKEN = 0, 1, -1
+
+
+@njit(cache=True)
+def _next_combination(index, n):  # type: ignore[no-untyped-def]
+    """Advance ``index`` (k ascending positions below n) to the next k-combination in lexicographic order."""
+    k = index.shape[0]
+    i = k - 1
+    while i >= 0 and index[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    index[i] += 1
+    for j in range(i + 1, k):
+        index[j] = index[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def _positions(cm, unit, bit):  # type: ignore[no-untyped-def]
+    """The 9-bit mask of a unit's positions where the digit bit is a candidate."""
+    mask = 0
+    for i in range(9):
+        if cm[_UNITS[unit, i]] & bit:
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True)
+def _pointing(cm, out):  # type: ignore[no-untyped-def]
+    """Locked candidates 1: box by box, digit by digit."""
+    for b in range(9):
+        box = 18 + b
+        for d in range(9):
+            bit = 1 << d
+            which = _BOX_ALIGNED_A[_positions(cm, box, bit)]
+            if which < 0:
+                continue
+            line = _POINTING_LINE_A[b, which]
+            found = False
+            for i in range(9):
+                cell = _UNITS[line, i]
+                if _UNITS_OF[cell, 2] != box and cm[cell] & bit:
+                    out[cell] |= bit
+                    found = True
+            if found:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _claiming(cm, out):  # type: ignore[no-untyped-def]
+    """Locked candidates 2: line by line, digit by digit."""
+    for line in range(18):
+        for d in range(9):
+            bit = 1 << d
+            third = _THIRD_A[_positions(cm, line, bit)]
+            if third < 0:
+                continue
+            box = _CLAIMING_BOX_A[line, third]
+            found = False
+            for i in range(9):
+                cell = _UNITS[box, i]
+                if _UNITS_OF[cell, 0 if line < 9 else 1] != line and cm[cell] & bit:
+                    out[cell] |= bit
+                    found = True
+            if found:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _in(cell, group):  # type: ignore[no-untyped-def]
+    """Whether a cell is one of a group's."""
+    for g in group:  # noqa: SIM110 (a loop numba compiles, no generator)
+        if g == cell:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _locked(cm, out, cells, places, size):  # type: ignore[no-untyped-def]
+    """A naked subset of ``size`` cells inside a box-line intersection clears its digits from both houses."""
+    for b in range(9):
+        box = 18 + b
+        fit = 0
+        for i in range(9):
+            n = _POPCOUNT[cm[_UNITS[box, i]]]
+            if 2 <= n <= size:
+                fit |= 1 << i
+        for g in range(cells.shape[1]):
+            if places[b, g] & ~fit:
+                continue
+            group = cells[b, g]
+            mask = 0
+            for c in group:
+                mask |= cm[c]
+            if _POPCOUNT[mask] != size:
+                continue
+            line = -1
+            for kind in range(2):
+                unit = _UNITS_OF[group[0], kind]
+                shared = True
+                for c in group:
+                    if _UNITS_OF[c, kind] != unit:
+                        shared = False
+                if shared:
+                    line = unit
+                    break
+            if line < 0:
+                continue
+            found = False
+            for house in (box, line):
+                for i in range(9):
+                    cell = _UNITS[house, i]
+                    if not _in(cell, group) and cm[cell] & mask:
+                        out[cell] |= cm[cell] & mask
+                        found = True
+            if found:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _naked(cm, out, size):  # type: ignore[no-untyped-def]
+    """n cells of a house with n candidates between them: house by house, groups in lexicographic order."""
+    small = np.empty(9, dtype=np.int32)
+    index = np.empty(size, dtype=np.int32)
+    group = np.empty(size, dtype=np.int32)
+    for unit in range(27):
+        opened = 0
+        n = 0
+        for i in range(9):
+            m = cm[_UNITS[unit, i]]
+            if m:
+                opened += 1
+                if 2 <= _POPCOUNT[m] <= size:
+                    small[n] = _UNITS[unit, i]
+                    n += 1
+        if opened <= size or n < size:
+            continue
+        for j in range(size):
+            index[j] = j
+        while True:
+            mask = 0
+            for j in range(size):
+                group[j] = small[index[j]]
+                mask |= cm[group[j]]
+            if _POPCOUNT[mask] == size:
+                found = False
+                for i in range(9):
+                    cell = _UNITS[unit, i]
+                    if cm[cell] & mask and not _in(cell, group):
+                        out[cell] |= cm[cell] & mask
+                        found = True
+                if found:
+                    return True
+            if not _next_combination(index, n):
+                break
+    return False
+
+
+@njit(cache=True)
+def _hidden(cm, out, size):  # type: ignore[no-untyped-def]
+    """n digits confined to n cells of a house: house by house, digit groups in lexicographic order."""
+    positions = np.empty(9, dtype=np.int32)
+    digits = np.empty(9, dtype=np.int32)
+    index = np.empty(size, dtype=np.int32)
+    for unit in range(27):
+        opened = 0
+        for i in range(9):
+            if cm[_UNITS[unit, i]]:
+                opened += 1
+        if opened <= size:
+            continue
+        n = 0
+        for d in range(9):
+            positions[d] = _positions(cm, unit, 1 << d)
+            if 2 <= _POPCOUNT[positions[d]] <= size:
+                digits[n] = d
+                n += 1
+        if n < size:
+            continue
+        for j in range(size):
+            index[j] = j
+        while True:
+            union = 0
+            keep = 0
+            for j in range(size):
+                union |= positions[digits[index[j]]]
+                keep |= 1 << digits[index[j]]
+            if _POPCOUNT[union] == size:
+                found = False
+                for i in range(9):
+                    cell = _UNITS[unit, i]
+                    if union >> i & 1 and cm[cell] & ~keep:
+                        out[cell] |= cm[cell] & ~keep
+                        found = True
+                if found:
+                    return True
+            if not _next_combination(index, n):
+                break
+    return False
+
+
+@njit(cache=True)
+def _fish(cm, out, size):  # type: ignore[no-untyped-def]
+    """Basic fish: digit by digit, rows as base first, base lines of 2 to n candidates in lexicographic order."""
+    pos = np.empty(9, dtype=np.int32)
+    lines = np.empty(9, dtype=np.int32)
+    index = np.empty(size, dtype=np.int32)
+    for d in range(9):
+        bit = 1 << d
+        for direction in range(2):
+            n = 0
+            for line in range(9):
+                mask = 0
+                for x in range(9):
+                    cell = line * 9 + x if direction == 0 else x * 9 + line
+                    if cm[cell] & bit:
+                        mask |= 1 << x
+                pos[line] = mask
+                if 2 <= _POPCOUNT[mask] <= size:
+                    lines[n] = line
+                    n += 1
+            if n < size:
+                continue
+            for j in range(size):
+                index[j] = j
+            while True:
+                cover = 0
+                chosen = 0
+                for j in range(size):
+                    cover |= pos[lines[index[j]]]
+                    chosen |= 1 << lines[index[j]]
+                if _POPCOUNT[cover] <= size:
+                    found = False
+                    for line in range(9):
+                        if chosen >> line & 1 or not pos[line] & cover:
+                            continue
+                        for x in range(9):
+                            if (pos[line] & cover) >> x & 1:
+                                out[line * 9 + x if direction == 0 else x * 9 + line] |= bit
+                                found = True
+                    if found:
+                        return True
+                if not _next_combination(index, n):
+                    break
+    return False
+
+
+@njit(cache=True)
+def _common_removals(cm, out, first, second, third, z):  # type: ignore[no-untyped-def]
+    """Remove the digits of ``z`` from every cell that sees the two (or, with ``third`` >= 0, three) cells."""
+    found = False
+    for cell in range(81):
+        if cm[cell] & z and _SEES[first, cell] and _SEES[second, cell] and (third < 0 or _SEES[third, cell]):
+            out[cell] |= cm[cell] & z
+            found = True
+    return found
+
+
+@njit(cache=True)
+def _xy_wing(cm, out):  # type: ignore[no-untyped-def]
+    """Pivot XY with pincers XZ and YZ: pivots, then pincer pairs, in cell order."""
+    wings = np.empty(81, dtype=np.int32)
+    for pivot in range(81):
+        pm = cm[pivot]
+        if _POPCOUNT[pm] != 2:
+            continue
+        n = 0
+        for c in range(81):
+            if _POPCOUNT[cm[c]] == 2 and _SEES[pivot, c] and _POPCOUNT[cm[c] & pm] == 1:
+                wings[n] = c
+                n += 1
+        for i in range(n):
+            a = wings[i]
+            am = cm[a]
+            z = am & ~pm
+            for j in range(i + 1, n):
+                bm = cm[wings[j]]
+                if am & pm == bm & pm or bm & ~pm != z:
+                    continue
+                if _common_removals(cm, out, a, wings[j], -1, z):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _xyz_wing(cm, out):  # type: ignore[no-untyped-def]
+    """Pivot XYZ with pincers XZ and YZ: pivots, then pincer pairs, in cell order."""
+    wings = np.empty(81, dtype=np.int32)
+    for pivot in range(81):
+        pm = cm[pivot]
+        if _POPCOUNT[pm] != 3:
+            continue
+        n = 0
+        for c in range(81):
+            if _POPCOUNT[cm[c]] == 2 and _SEES[pivot, c] and not cm[c] & ~pm:
+                wings[n] = c
+                n += 1
+        for i in range(n):
+            for j in range(i + 1, n):
+                am, bm = cm[wings[i]], cm[wings[j]]
+                if am == bm:
+                    continue
+                if _common_removals(cm, out, wings[i], wings[j], pivot, am & bm):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _rectangles(cm, corners, digits):  # type: ignore[no-untyped-def]
+    """Every two-box rectangle of open cells sharing two digits with a corner holding only them, rows then columns
+    ascending (as the Python finders list them): corners into ``corners``, the two digits' mask into ``digits``."""
+    shared = np.empty(9, dtype=np.int32)
+    found = 0
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            same_band = r1 // 3 == r2 // 3
+            for c in range(9):
+                shared[c] = cm[r1 * 9 + c] & cm[r2 * 9 + c]
+            for c1 in range(9):
+                if _POPCOUNT[shared[c1]] < 2:
+                    continue
+                for c2 in range(c1 + 1, 9):
+                    if _POPCOUNT[shared[c2]] < 2 or (c1 // 3 == c2 // 3) == same_band:
+                        continue
+                    common = shared[c1] & shared[c2]
+                    if _POPCOUNT[common] != 2:
+                        continue
+                    a, b, c, e = r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2
+                    if cm[a] == common or cm[b] == common or cm[c] == common or cm[e] == common:
+                        corners[found, 0], corners[found, 1], corners[found, 2], corners[found, 3] = a, b, c, e
+                        digits[found] = common
+                        found += 1
+    return found
+
+
+@njit(cache=True)
+def _roof(cm, corner, ab):  # type: ignore[no-untyped-def]
+    """The side (corner indices i, j) whose opposite side holds only the two digits, both others more; (-1, -1)."""
+    exact = 0
+    for i in range(4):
+        if cm[corner[i]] == ab:
+            exact += 1
+    if exact == 2:
+        for i, j in ((0, 1), (2, 3), (0, 2), (1, 3)):
+            if cm[corner[i ^ 3]] == ab and cm[corner[j ^ 3]] == ab:
+                return i, j
+    return -1, -1
+
+
+@njit(cache=True)
+def _low_digit(mask):  # type: ignore[no-untyped-def]
+    """The bit of the lowest digit of a mask."""
+    return mask & -mask
+
+
+@njit(cache=True)
+def _places_are(cm, unit, bit, first, second):  # type: ignore[no-untyped-def]
+    """Whether the digit's places in a unit are exactly the two cells."""
+    for i in range(9):
+        cell = _UNITS[unit, i]
+        if (cm[cell] & bit != 0) != (cell == first or cell == second):  # noqa: SIM109 (plain compares for numba)
+            return False
+    return True
+
+
+@njit(cache=True)
+def _unique_rectangle(cm, out, kind):  # type: ignore[no-untyped-def]
+    """Unique rectangles of type 1, 2, 3 or 4 (``kind``), rectangle by rectangle."""
+    corners = np.empty((486, 4), dtype=np.int32)
+    digits = np.empty(486, dtype=np.int32)
+    for r in range(_rectangles(cm, corners, digits)):
+        corner = corners[r]
+        ab = digits[r]
+        if kind == 1:
+            other = -1
+            others = 0
+            for c in corner:
+                if cm[c] != ab:
+                    other = c
+                    others += 1
+            if others == 1:
+                out[other] |= ab
+                return True
+            continue
+        i, j = _roof(cm, corner, ab)
+        if i < 0:
+            continue
+        first, second = corner[i], corner[j]
+        if kind == 2:
+            extra = cm[first] & ~ab
+            one_extra = cm[second] == cm[first] and _POPCOUNT[extra] == 1
+            if one_extra and _common_removals(cm, out, first, second, -1, extra):
+                return True
+        elif kind == 4:
+            low = _low_digit(ab)
+            for x, y in ((low, ab ^ low), (ab ^ low, low)):
+                for k in range(3):
+                    unit = _UNITS_OF[first, k]
+                    if unit == _UNITS_OF[second, k] and _places_are(cm, unit, x, first, second):
+                        out[first] |= y
+                        out[second] |= y
+                        return True
+        elif _pseudo_subsets(cm, out, first, second, (cm[first] | cm[second]) & ~ab):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _pseudo_subsets(cm, out, first, second, extra):  # type: ignore[no-untyped-def]
+    """Type 3: the roof as one cell holding the extra digits forms a naked set with 1 to 3 cells of a shared house."""
+    if _POPCOUNT[extra] < 2:
+        return False
+    others = np.empty(9, dtype=np.int32)
+    fitting = np.empty(9, dtype=np.int32)
+    for k in range(3):
+        unit = _UNITS_OF[first, k]
+        if unit != _UNITS_OF[second, k]:
+            continue
+        n = 0
+        for i in range(9):
+            cell = _UNITS[unit, i]
+            if cm[cell] and cell != first and cell != second:
+                others[n] = cell
+                n += 1
+        for size in range(1, 4):
+            f = 0
+            for i in range(n):
+                if _POPCOUNT[cm[others[i]] | extra] <= size + 1:
+                    fitting[f] = others[i]
+                    f += 1
+            if f < size:
+                continue
+            index = np.arange(size).astype(np.int32)
+            group = np.empty(size, dtype=np.int32)
+            while True:
+                digits = extra
+                for j in range(size):
+                    group[j] = fitting[index[j]]
+                    digits |= cm[group[j]]
+                if _POPCOUNT[digits] == size + 1:
+                    found = False
+                    for i in range(n):
+                        cell = others[i]
+                        if cm[cell] & digits and not _in(cell, group):
+                            out[cell] |= cm[cell] & digits
+                            found = True
+                    if found:
+                        return True
+                if not _next_combination(index, f):
+                    break
+    return False
+
+
+@njit(cache=True)
+def _hidden_rectangle(cm, out):  # type: ignore[no-untyped-def]
+    """One bivalue corner (or two diagonal ones); the digit strongly linked in both lines of the far corner."""
+    corners = np.empty((486, 4), dtype=np.int32)
+    digits = np.empty(486, dtype=np.int32)
+    for r in range(_rectangles(cm, corners, digits)):
+        corner = corners[r]
+        ab = digits[r]
+        exact = 0
+        first = -1
+        for i in range(4):
+            if cm[corner[i]] == ab:
+                exact += 1
+                if first < 0:
+                    first = i
+        if not (exact == 1 or (exact == 2 and cm[corner[first ^ 3]] == ab)):
+            continue
+        low = _low_digit(ab)
+        for anchor in range(4):
+            if cm[corner[anchor]] != ab:
+                continue
+            far = corner[anchor ^ 3]
+            in_row, in_col = corner[anchor ^ 2], corner[anchor ^ 1]
+            for x, y in ((low, ab ^ low), (ab ^ low, low)):
+                if _places_are(cm, far // 9, x, far, in_row) and _places_are(cm, 9 + far % 9, x, far, in_col):
+                    out[far] |= y
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _bug_plus_1(cm, out):  # type: ignore[no-untyped-def]
+    """Every open cell bivalue but one trivalue cell, whose digit seen three times in its houses it takes."""
+    cell = -1
+    for c in range(81):
+        n = _POPCOUNT[cm[c]]
+        if n == 3:
+            if cell >= 0:
+                return False
+            cell = c
+        elif n != 0 and n != 2:
+            return False
+    if cell < 0:
+        return False
+    counts = np.zeros((27, 9), dtype=np.int32)
+    for u in range(27):
+        for i in range(9):
+            m = cm[_UNITS[u, i]]
+            for d in range(9):
+                if m >> d & 1:
+                    counts[u, d] += 1
+    digit = -1
+    for d in range(9):
+        if cm[cell] >> d & 1 and counts[_UNITS_OF[cell, 0], d] == 3 and counts[_UNITS_OF[cell, 1], d] == 3 \
+                and counts[_UNITS_OF[cell, 2], d] == 3:
+            if digit >= 0:
+                return False
+            digit = d
+    if digit < 0:
+        return False
+    for u in range(27):
+        own = u == _UNITS_OF[cell, 0] or u == _UNITS_OF[cell, 1] or u == _UNITS_OF[cell, 2]
+        for d in range(9):
+            n = counts[u, d]
+            if own and d == digit:
+                if n != 3:
+                    return False
+            elif n != 0 and n != 2:
+                return False
+    out[cell] |= cm[cell] & ~(1 << digit)
+    return True
+
+
+@njit(cache=True)
+def find(code, cm, out):  # type: ignore[no-untyped-def]
+    """The first application of a compiled technique (by code) written into ``out``; False when none applies."""
+    if code == POINTING:
+        return _pointing(cm, out)
+    if code == CLAIMING:
+        return _claiming(cm, out)
+    if code == LOCKED_PAIR:
+        return _locked(cm, out, _PAIR_CELLS, _PAIR_PLACES, 2)
+    if code == LOCKED_TRIPLE:
+        return _locked(cm, out, _TRIPLE_CELLS, _TRIPLE_PLACES, 3)
+    if code == NAKED_PAIR:
+        return _naked(cm, out, 2)
+    if code == NAKED_TRIPLE:
+        return _naked(cm, out, 3)
+    if code == NAKED_QUAD:
+        return _naked(cm, out, 4)
+    if code == HIDDEN_PAIR:
+        return _hidden(cm, out, 2)
+    if code == HIDDEN_TRIPLE:
+        return _hidden(cm, out, 3)
+    if code == HIDDEN_QUAD:
+        return _hidden(cm, out, 4)
+    if code == X_WING:
+        return _fish(cm, out, 2)
+    if code == SWORDFISH:
+        return _fish(cm, out, 3)
+    if code == JELLYFISH:
+        return _fish(cm, out, 4)
+    if code == XY_WING:
+        return _xy_wing(cm, out)
+    if code == XYZ_WING:
+        return _xyz_wing(cm, out)
+    if code == UR1:
+        return _unique_rectangle(cm, out, 1)
+    if code == UR2:
+        return _unique_rectangle(cm, out, 2)
+    if code == UR3:
+        return _unique_rectangle(cm, out, 3)
+    if code == UR4:
+        return _unique_rectangle(cm, out, 4)
+    if code == HIDDEN_RECTANGLE:
+        return _hidden_rectangle(cm, out)
+    if code == BUG_PLUS_1:
+        return _bug_plus_1(cm, out)
+    return False
+
+
+@njit(cache=True)
+def open_masks(cand, cm):  # type: ignore[no-untyped-def]
+    """The open cells' candidates of ``cand`` (the solver's encoding) into ``cm``; True when every cell is decided."""
+    solved = True
+    for cell in range(81):
+        mask = cand[cell]
+        if mask & _DONE:
+            cm[cell] = 0
+        else:
+            cm[cell] = mask
+            solved = False
+    return solved
+
+
+@njit(cache=True)
+def run(cand, codes, log):  # type: ignore[no-untyped-def]
+    """The trace over the singles and the compiled techniques ``codes`` (in order), on ``cand`` (the solver's
+    encoding, changed in place); the index in ``codes`` of each other step goes into ``log`` (729 long: a step
+    removes a candidate at least). Returns (SOLVED, STUCK or BROKEN, steps logged); BROKEN leaves ``cand`` as it
+    was before the singles that broke it."""
+    cm = np.empty(81, dtype=np.int32)
+    out = np.empty(81, dtype=np.int32)
+    saved = np.empty(81, dtype=np.int32)
+    steps = 0
+    while True:
+        saved[:] = cand
+        if not close_singles(cand):
+            cand[:] = saved
+            return BROKEN, steps
+        if open_masks(cand, cm):
+            return SOLVED, steps
+        taken = -1
+        for k in range(codes.shape[0]):
+            out[:] = 0
+            if find(codes[k], cm, out):
+                taken = k
+                break
+        if taken < 0:
+            return STUCK, steps
+        log[steps] = taken
+        steps += 1
+        for cell in range(81):
+            cand[cell] &= ~out[cell]

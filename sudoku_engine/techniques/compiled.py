@@ -1,0 +1,86 @@
+"""Compiled finders for the techniques from pointing to BUG+1, on the numba backend (``_finders_numba``).
+
+They look for the same first application as the Python finders, so a trace can take its steps of these
+techniques on the kernel: ``run`` goes on while the next step is a single or one of a leading run of them, and
+reports only which techniques it took (no Step, text or cause). The generator's staged rating uses it; hints
+and the logic solver keep the Python finders, which say what a player reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from .. import _search_py, solver
+from ..board import Board
+from . import Technique
+
+# The compiled techniques, in the order of the kernel's codes.
+COMPILED: tuple[str, ...] = (
+    "pointing", "claiming", "locked_pair", "naked_pair", "x_wing", "hidden_pair", "locked_triple", "naked_triple",
+    "swordfish", "hidden_triple", "xy_wing", "xyz_wing", "unique_rectangle_1", "unique_rectangle_2",
+    "unique_rectangle_4", "unique_rectangle_3", "hidden_rectangle", "naked_quad", "jellyfish", "hidden_quad",
+    "bug_plus_1",
+)
+CODES: dict[str, int] = {technique_id: code for code, technique_id in enumerate(COMPILED)}
+
+STUCK, SOLVED, BROKEN = 0, 1, -1
+
+
+def available() -> bool:
+    """Whether the compiled finders run here (the numba backend is in use)."""
+    return solver.backend() == "numba"
+
+
+def leading(techniques: Sequence[Technique]) -> int:
+    """How many of the first techniques have compiled finders (0 where they do not run)."""
+    if not available():
+        return 0
+    count = 0
+    while count < len(techniques) and techniques[count].id in CODES:
+        count += 1
+    return count
+
+
+def run(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Technique]]:
+    """Follow the trace over the singles and ``techniques`` (all compiled) on ``board``, changed in place.
+
+    Returns how it ended (SOLVED; STUCK: no single is left and none of the techniques applies; BROKEN: the
+    singles meet a contradiction, the board left as it was before them) and the techniques of the steps it took
+    other than singles, in order.
+    """
+    status, taken, cand = _kernels()[0](_search_py.encode(board.values, board.cands), techniques)
+    board.values, board.cands = _search_py.decode(cand)
+    return status, [techniques[k] for k in taken]
+
+
+def first_eliminations(board: Board, technique: Technique) -> list[tuple[int, int]]:
+    """The candidates the technique's first application removes on a board without singles (empty when none):
+    what the kernel's trace applies, for comparison with the Python finder."""
+    return _kernels()[1](_search_py.encode(board.values, board.cands), CODES[technique.id])
+
+
+@cache
+def _kernels() -> tuple[Callable[..., tuple[int, list[int], list[int]]], Callable[..., list[tuple[int, int]]]]:
+    """The kernel's ``run`` and ``find`` behind Python lists (imported on first use: it needs numba)."""
+    import numpy as np
+
+    from .. import _finders_numba
+
+    def run_kernel(encoded: list[int], techniques: Sequence[Technique]) -> tuple[int, list[int], list[int]]:
+        """The kernel's trace on an encoded position: status, indices of the techniques taken, final position."""
+        cand = np.asarray(encoded, dtype=np.int32)
+        codes = np.asarray([CODES[t.id] for t in techniques], dtype=np.int32)
+        log = np.empty(729, dtype=np.int32)
+        status, steps = _finders_numba.run(cand, codes, log)
+        return int(status), log[:steps].tolist(), cand.tolist()
+
+    def find_kernel(encoded: list[int], code: int) -> list[tuple[int, int]]:
+        """The removals of one compiled finder's first application on an encoded position."""
+        cm = np.zeros(81, dtype=np.int32)
+        _finders_numba.open_masks(np.asarray(encoded, dtype=np.int32), cm)
+        out = np.zeros(81, dtype=np.int32)
+        _finders_numba.find(code, cm, out)
+        return [(cell, d) for cell, mask in enumerate(out.tolist()) for d in range(1, 10) if mask >> (d - 1) & 1]
+
+    return run_kernel, find_kernel
