@@ -37,10 +37,14 @@ _TRIPLE_PLACES = np.array([[p for _, p in groups] for groups in _GROUPS[3]], dty
 _LOW = 0x1FF
 _DONE = 0x200
 
-# Codes of the compiled techniques, in catalogue order (``techniques.compiled`` maps ids to them).
-POINTING, CLAIMING, LOCKED_PAIR, NAKED_PAIR, X_WING, HIDDEN_PAIR, LOCKED_TRIPLE, NAKED_TRIPLE = range(8)
-SWORDFISH, HIDDEN_TRIPLE, XY_WING, XYZ_WING, UR1, UR2, UR4, UR3 = range(8, 16)
-HIDDEN_RECTANGLE, NAKED_QUAD, JELLYFISH, HIDDEN_QUAD, BUG_PLUS_1 = range(16, 21)
+# Per code (a technique's place in ``techniques.compiled.COMPILED``: pointing, claiming, locked pair, naked pair,
+# X-Wing, hidden pair, locked triple, naked triple, Swordfish, hidden triple, XY-Wing, XYZ-Wing, Unique Rectangle
+# types 1, 2, 4 and 3, Hidden Rectangle, naked quad, Jellyfish, hidden quad, BUG+1), the finder family that finds
+# it and the size (or type) it is called with.
+_POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG = range(11)
+_FAMILY = np.array([_POINTING, _CLAIMING, _LOCKED, _NAKED, _FISH, _HIDDEN, _LOCKED, _NAKED, _FISH, _HIDDEN, _XY, _XYZ,
+                    _UR, _UR, _UR, _UR, _HR, _NAKED, _FISH, _HIDDEN, _BUG], dtype=np.int32)
+_SIZE = np.array([0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 1, 2, 4, 3, 0, 4, 4, 4, 0], dtype=np.int32)
 
 # Results of ``run``.
 STUCK, SOLVED, BROKEN = 0, 1, -1
@@ -574,51 +578,33 @@ def _bug_plus_1(cm, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def find(code, cm, out):  # type: ignore[no-untyped-def]
+def _find(code, cm, out):  # type: ignore[no-untyped-def]
     """The first application of a compiled technique (by code) written into ``out``; False when none applies."""
-    if code == POINTING:
+    family = _FAMILY[code]
+    size = _SIZE[code]
+    if family == _POINTING:
         return _pointing(cm, out)
-    if code == CLAIMING:
+    if family == _CLAIMING:
         return _claiming(cm, out)
-    if code == LOCKED_PAIR:
-        return _locked(cm, out, _PAIR_CELLS, _PAIR_PLACES, 2)
-    if code == LOCKED_TRIPLE:
+    if family == _LOCKED:
+        if size == 2:
+            return _locked(cm, out, _PAIR_CELLS, _PAIR_PLACES, 2)
         return _locked(cm, out, _TRIPLE_CELLS, _TRIPLE_PLACES, 3)
-    if code == NAKED_PAIR:
-        return _naked(cm, out, 2)
-    if code == NAKED_TRIPLE:
-        return _naked(cm, out, 3)
-    if code == NAKED_QUAD:
-        return _naked(cm, out, 4)
-    if code == HIDDEN_PAIR:
-        return _hidden(cm, out, 2)
-    if code == HIDDEN_TRIPLE:
-        return _hidden(cm, out, 3)
-    if code == HIDDEN_QUAD:
-        return _hidden(cm, out, 4)
-    if code == X_WING:
-        return _fish(cm, out, 2)
-    if code == SWORDFISH:
-        return _fish(cm, out, 3)
-    if code == JELLYFISH:
-        return _fish(cm, out, 4)
-    if code == XY_WING:
+    if family == _NAKED:
+        return _naked(cm, out, size)
+    if family == _HIDDEN:
+        return _hidden(cm, out, size)
+    if family == _FISH:
+        return _fish(cm, out, size)
+    if family == _XY:
         return _xy_wing(cm, out)
-    if code == XYZ_WING:
+    if family == _XYZ:
         return _xyz_wing(cm, out)
-    if code == UR1:
-        return _unique_rectangle(cm, out, 1)
-    if code == UR2:
-        return _unique_rectangle(cm, out, 2)
-    if code == UR3:
-        return _unique_rectangle(cm, out, 3)
-    if code == UR4:
-        return _unique_rectangle(cm, out, 4)
-    if code == HIDDEN_RECTANGLE:
+    if family == _UR:
+        return _unique_rectangle(cm, out, size)
+    if family == _HR:
         return _hidden_rectangle(cm, out)
-    if code == BUG_PLUS_1:
-        return _bug_plus_1(cm, out)
-    return False
+    return _bug_plus_1(cm, out)
 
 
 @njit(cache=True)
@@ -636,16 +622,17 @@ def open_masks(cand, cm):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def run(cand, codes, log):  # type: ignore[no-untyped-def]
+def run(cand, codes, log, limit):  # type: ignore[no-untyped-def]
     """The trace over the singles and the compiled techniques ``codes`` (in order), on ``cand`` (the solver's
-    encoding, changed in place); the index in ``codes`` of each other step goes into ``log`` (729 long: a step
-    removes a candidate at least). Returns (SOLVED, STUCK or BROKEN, steps logged); BROKEN leaves ``cand`` as it
-    was before the singles that broke it."""
+    encoding, changed in place), for at most ``limit`` steps other than singles; the index in ``codes`` of each
+    goes into ``log`` (729 long holds every step: a step removes a candidate at least). Returns (SOLVED, STUCK or
+    BROKEN, steps logged); BROKEN leaves ``cand`` as it was before the singles that broke it, and the run stops
+    right after the step that reaches the limit (STUCK)."""
     cm = np.empty(81, dtype=np.int32)
     out = np.empty(81, dtype=np.int32)
     saved = np.empty(81, dtype=np.int32)
     steps = 0
-    while True:
+    while steps < limit:
         saved[:] = cand
         if not close_singles(cand):
             cand[:] = saved
@@ -655,7 +642,7 @@ def run(cand, codes, log):  # type: ignore[no-untyped-def]
         taken = -1
         for k in range(codes.shape[0]):
             out[:] = 0
-            if find(codes[k], cm, out):
+            if _find(codes[k], cm, out):
                 taken = k
                 break
         if taken < 0:
@@ -664,3 +651,4 @@ def run(cand, codes, log):  # type: ignore[no-untyped-def]
         steps += 1
         for cell in range(81):
             cand[cell] &= ~out[cell]
+    return STUCK, steps

@@ -21,6 +21,7 @@ from typing import NoReturn, TextIO, TypeVar
 
 from . import difficulty
 from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, METRICS, generate, generate_puzzle
+from .generate import warm_up as warm_up_generation
 from .grid import InvalidPuzzle, format_values, parse_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
@@ -242,7 +243,7 @@ def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif options.target is None and options.metric != "D":
         err.write("error: --metric needs --target\n")
         return EXIT_BAD_INPUT
-    warm_up()
+    warm_up_generation()
     progress = _Progress(err, "generated")
     make = partial(_generate_item, options=options)
     for record in _mapped(make, range(options.count), options.jobs):

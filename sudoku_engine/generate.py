@@ -37,7 +37,8 @@ from .grid import UNITS, Grid
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
 from .solver import is_unique_values, single_kind, solve
-from .techniques import CATALOGUE, Technique
+from .solver import warm_up as solver_warm_up
+from .techniques import CATALOGUE, Technique, compiled
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,14 @@ class Generated:
     puzzle: Grid
     solution: Grid
     seed: int
+
+
+def warm_up() -> str:
+    """Load or compile the kernels generation runs (the solver's, the compiled finders), before workers fork or a
+    first request waits on them; returns the solver backend's name."""
+    name = solver_warm_up()
+    compiled.warm_up()
+    return name
 
 
 def random_full_grid(rng: random.Random) -> Grid:

@@ -19,10 +19,9 @@ from flask.cli import AppGroup
 from sqlalchemy import inspect
 
 from sudoku_engine.cli import InputLine, read_inputs
-from sudoku_engine.generate import DEFAULT_TOLERANCE, generate
+from sudoku_engine.generate import DEFAULT_TOLERANCE, generate, warm_up
 from sudoku_engine.grid import InvalidPuzzle, parse_values
 from sudoku_engine.slider import target_for_slider
-from sudoku_engine.solver import warm_up
 
 from . import db, pool
 
@@ -67,7 +66,7 @@ def mapped(function: Callable[[_In], _Out], items: Iterable[_In], jobs: int) -> 
     if jobs <= 1:
         yield from map(function, items)
         return
-    warm_up()  # compile the solver kernel once, before the workers are forked
+    warm_up()  # load or compile the kernels once, before the workers are forked
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with context.Pool(jobs) as workers:

@@ -8,12 +8,12 @@ and the logic solver keep the Python finders, which say what a player reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from .. import _search_py, solver
 from ..board import Board
-from . import Technique
+from . import BY_ID, Technique
 
 # The compiled techniques, in the order of the kernel's codes.
 COMPILED: tuple[str, ...] = (
@@ -30,6 +30,12 @@ STUCK, SOLVED, BROKEN = 0, 1, -1
 def available() -> bool:
     """Whether the compiled finders run here (the numba backend is in use)."""
     return solver.backend() == "numba"
+
+
+def warm_up() -> None:
+    """Load the compiled finders, or compile them (about 15 s, once per machine: numba caches them on disk)."""
+    if available():
+        run(Board([0] * 81, [0x1FF] * 81), [BY_ID[t] for t in COMPILED])
 
 
 def leading(techniques: Sequence[Technique]) -> int:
@@ -49,7 +55,7 @@ def run(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Techni
     singles meet a contradiction, the board left as it was before them) and the techniques of the steps it took
     other than singles, in order.
     """
-    status, taken, cand = _kernels()[0](_search_py.encode(board.values, board.cands), techniques)
+    status, taken, cand = _run_kernel(_search_py.encode(board.values, board.cands), _codes(tuple(techniques)), 729)
     board.values, board.cands = _search_py.decode(cand)
     return status, [techniques[k] for k in taken]
 
@@ -57,30 +63,27 @@ def run(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Techni
 def first_eliminations(board: Board, technique: Technique) -> list[tuple[int, int]]:
     """The candidates the technique's first application removes on a board without singles (empty when none):
     what the kernel's trace applies, for comparison with the Python finder."""
-    return _kernels()[1](_search_py.encode(board.values, board.cands), CODES[technique.id])
+    before = _search_py.encode(board.values, board.cands)
+    _, _, after = _run_kernel(before, _codes((technique,)), 1)
+    return [(cell, d) for cell, (old, new) in enumerate(zip(before, after)) for d in range(1, 10)
+            if (old & ~new) >> (d - 1) & 1]
 
 
 @cache
-def _kernels() -> tuple[Callable[..., tuple[int, list[int], list[int]]], Callable[..., list[tuple[int, int]]]]:
-    """The kernel's ``run`` and ``find`` behind Python lists (imported on first use: it needs numba)."""
+def _codes(techniques: tuple[Technique, ...]) -> object:
+    """The kernel's codes of some techniques, as the array it reads."""
     import numpy as np
 
-    from .. import _finders_numba
+    return np.asarray([CODES[t.id] for t in techniques], dtype=np.int32)
 
-    def run_kernel(encoded: list[int], techniques: Sequence[Technique]) -> tuple[int, list[int], list[int]]:
-        """The kernel's trace on an encoded position: status, indices of the techniques taken, final position."""
-        cand = np.asarray(encoded, dtype=np.int32)
-        codes = np.asarray([CODES[t.id] for t in techniques], dtype=np.int32)
-        log = np.empty(729, dtype=np.int32)
-        status, steps = _finders_numba.run(cand, codes, log)
-        return int(status), log[:steps].tolist(), cand.tolist()
 
-    def find_kernel(encoded: list[int], code: int) -> list[tuple[int, int]]:
-        """The removals of one compiled finder's first application on an encoded position."""
-        cm = np.zeros(81, dtype=np.int32)
-        _finders_numba.open_masks(np.asarray(encoded, dtype=np.int32), cm)
-        out = np.zeros(81, dtype=np.int32)
-        _finders_numba.find(code, cm, out)
-        return [(cell, d) for cell, mask in enumerate(out.tolist()) for d in range(1, 10) if mask >> (d - 1) & 1]
+def _run_kernel(encoded: list[int], codes: object, limit: int) -> tuple[int, list[int], list[int]]:
+    """The kernel's trace on an encoded position: status, indices of the techniques taken, final position."""
+    import numpy as np
 
-    return run_kernel, find_kernel
+    from .. import _finders_numba  # needs numba: imported on first use
+
+    cand = np.asarray(encoded, dtype=np.int32)
+    log = np.empty(729, dtype=np.int32)
+    status, steps = _finders_numba.run(cand, codes, log, limit)
+    return int(status), log[:steps].tolist(), cand.tolist()
