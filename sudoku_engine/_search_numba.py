@@ -230,6 +230,30 @@ def count(values, limit, solution):  # type: ignore[no-untyped-def]
     queue = np.empty(81, dtype=np.int32)
     if not _propagate(cand, queue, _start(values, cand, queue)):
         return 0
+    return _count_below(cand, queue, limit, solution)
+
+
+@njit(cache=True)
+def other_solution(values, cells, digits):  # type: ignore[no-untyped-def]
+    """Whether ``values`` has a solution in which some of the open ``cells`` does not hold its ``digits`` entry."""
+    cand = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    solution = np.empty(81, dtype=np.int8)
+    for i in range(cells.shape[0]):
+        head = _start(values, cand, queue)
+        for j in range(i):  # the cells before agree: a solution differing there was looked for already
+            cand[cells[j]] = 1 << (digits[j] - 1)
+            queue[head] = cells[j]
+            head += 1
+        cand[cells[i]] = _LOW & ~(1 << (digits[i] - 1))
+        if _propagate(cand, queue, head) and _count_below(cand, queue, 1, solution):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _count_below(cand, queue, limit, solution):  # type: ignore[no-untyped-def]
+    """``count``'s search from a propagated position."""
     saved = np.empty((82, 81), dtype=np.int32)
     cells = np.empty(82, dtype=np.int32)
     remaining = np.empty(82, dtype=np.int32)
@@ -271,3 +295,33 @@ def count(values, limit, solution):  # type: ignore[no-untyped-def]
             descend = _propagate(cand, queue, 1)
         if not descend:
             return total
+
+
+@njit(cache=True)
+def dig(values, groups, min_givens, kept):  # type: ignore[no-untyped-def]
+    """Remove the givens of each group of ``groups`` (rows of cells, -1 padded) in order from ``values`` (unique,
+    changed in place), keeping a removal while the puzzle stays unique and at least ``min_givens`` givens remain;
+    ``kept`` says which were kept."""
+    solution = np.empty(81, dtype=np.int8)
+    saved = np.empty(groups.shape[1], dtype=np.int8)
+    givens = 0
+    for cell in range(81):
+        if values[cell]:
+            givens += 1
+    for g in range(groups.shape[0]):
+        kept[g] = False
+        size = 0
+        for i in range(groups.shape[1]):
+            if groups[g, i] >= 0:
+                size += 1
+        if givens - size < min_givens:
+            continue
+        for i in range(size):
+            saved[i] = values[groups[g, i]]
+            values[groups[g, i]] = 0
+        if count(values, 2, solution) == 1:
+            kept[g] = True
+            givens -= size
+        else:
+            for i in range(size):
+                values[groups[g, i]] = saved[i]

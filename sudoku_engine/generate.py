@@ -36,7 +36,7 @@ from .board import Board, Step
 from .grid import UNITS, Grid
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace, step_se
-from .solver import is_unique_values, single_kind, solve
+from .solver import dig, single_kind, solve, stays_unique
 from .solver import warm_up as solver_warm_up
 from .techniques import CATALOGUE, Technique, compiled
 
@@ -81,7 +81,7 @@ def _quick_full_grid(rng: random.Random) -> Grid:
 
 def _removal_order(rng: random.Random, symmetric: bool) -> list[tuple[int, ...]]:
     """Groups of cells to try removing together, in random order (mirrored pairs when symmetric)."""
-    groups = _groups(symmetric)
+    groups = list(_groups(symmetric))
     rng.shuffle(groups)
     return groups
 
@@ -89,19 +89,12 @@ def _removal_order(rng: random.Random, symmetric: bool) -> list[tuple[int, ...]]
 def _dig(solution: Grid, rng: random.Random, symmetric: bool, min_givens: int) -> Iterator[tuple[int, ...]]:
     """The puzzle after each removal a dig keeps (unique throughout), down to ``min_givens`` givens or minimal."""
     values = list(solution.values)
-    givens = 81
-    for group in _removal_order(rng, symmetric):
-        if givens - len(group) < min_givens:
-            continue
-        kept = [values[c] for c in group]
-        for c in group:
-            values[c] = 0
-        if is_unique_values(values):
-            givens -= len(group)
+    order = _removal_order(rng, symmetric)
+    for group, kept in zip(order, dig(values, order, min_givens)):
+        if kept:
+            for c in group:
+                values[c] = 0
             yield tuple(values)
-        else:
-            for c, v in zip(group, kept):
-                values[c] = v
 
 
 def dig_holes(
@@ -354,43 +347,47 @@ class _Search:
         stale = 0
         while stale < STALE_MOVES and not self.done:
             harder = self.measure(current, solution).value < self.target
-            moved = _move(current, solution, rng, symmetric, harder)
+            move = _move(current, solution, rng, symmetric, harder)
             stale += 1
-            if moved is None or not is_unique_values(moved):
+            if move is None or not stays_unique(move[0], solution.values, move[1]):
                 continue
+            moved = move[0]
             found = self.measure(moved, solution)
             if self.cost(found) < cost:
                 current, cost, stale = moved, self.cost(found), 0
 
 
-def _groups(symmetric: bool) -> list[tuple[int, ...]]:
+@cache
+def _groups(symmetric: bool) -> tuple[tuple[int, ...], ...]:
     """The cells moves act on together: mirrored pairs (and the centre) when symmetric, else single cells."""
     if symmetric:
-        return [(c, 80 - c) if c != 40 else (40,) for c in range(41)]
-    return [(c,) for c in range(81)]
+        return tuple((c, 80 - c) if c != 40 else (40,) for c in range(41))
+    return tuple((c,) for c in range(81))
 
 
 def _move(
     values: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool, harder: bool
-) -> tuple[int, ...] | None:
-    """A random neighbour: remove a clue (towards harder) or add one of the solution's (towards easier), or change
-    one clue for another (a removal and an addition); None when no such move exists."""
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A random neighbour and the givens it removes: remove a clue (towards harder) or add one of the solution's
+    (towards easier), or change one clue for another (a removal and an addition); None when no such move exists."""
     groups = _groups(symmetric)
     given = [g for g in groups if values[g[0]]]
     empty = [g for g in groups if not values[g[0]]]
     change = rng.random() < CHANGE_SHARE
     out = list(values)
+    removed: tuple[int, ...] = ()
     if change or harder:
         if not given:
             return None
-        for c in rng.choice(given):
+        removed = rng.choice(given)
+        for c in removed:
             out[c] = 0
     if change or not harder:
         if not empty:
             return None
         for c in rng.choice(empty):
             out[c] = solution.values[c]
-    return tuple(out)
+    return tuple(out), removed
 
 
 def default_tolerance(metric: str, target: float) -> float:

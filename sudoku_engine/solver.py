@@ -195,3 +195,72 @@ def _numba_close() -> Callable[[list[int]], list[int] | None]:
 def is_unique_values(values: Sequence[int]) -> bool:
     """``is_unique`` for 81 ints from 0 to 9 the caller vouches for (no parsing or checks): generators' loops."""
     return _get_backend()[1](values, 2)[0] == 1
+
+
+def stays_unique(values: Sequence[int], solution: Sequence[int], removed: Sequence[int]) -> bool:
+    """Whether a puzzle made from a unique one (whose solution is given) by removing the givens of the cells
+    ``removed`` and adding some of the solution's digits has one solution still. A second solution would
+    differ from the first in a removed cell (else it would solve the first puzzle), so the numba backend looks
+    only for such a solution; adding givens alone (nothing removed) keeps a puzzle unique."""
+    if not removed:
+        return True
+    if _get_backend()[0] == "numba":
+        return not _numba_other_solution()(values, removed, [solution[c] for c in removed])
+    return is_unique_values(values)
+
+
+@cache
+def _numba_other_solution() -> Callable[[Sequence[int], Sequence[int], Sequence[int]], bool]:
+    """Whether a solution differs from the digits given at some of the cells, on the numba kernel."""
+    import numpy as np
+
+    from . import _search_numba
+
+    def other(values: Sequence[int], cells: Sequence[int], digits: Sequence[int]) -> bool:
+        return bool(_search_numba.other_solution(np.asarray(values, dtype=np.int8),
+                                                 np.asarray(cells, dtype=np.int32), np.asarray(digits, dtype=np.int8)))
+
+    return other
+
+
+def dig(values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int = 0) -> list[bool]:
+    """Remove the groups of givens in order from a unique puzzle, each kept out while the puzzle stays unique
+    and at least ``min_givens`` givens remain; which removals were kept (one search call on the numba backend)."""
+    if _get_backend()[0] == "numba":
+        return _numba_dig()(values, groups, min_givens)
+    current = list(values)
+    givens = sum(1 for v in current if v)
+    kept = []
+    for group in groups:
+        saved = [current[c] for c in group]
+        keep = givens - len(group) >= min_givens
+        if keep:
+            for c in group:
+                current[c] = 0
+            keep = is_unique_values(current)
+            if keep:
+                givens -= len(group)
+            else:
+                for c, v in zip(group, saved):
+                    current[c] = v
+        kept.append(keep)
+    return kept
+
+
+@cache
+def _numba_dig() -> Callable[[Sequence[int], Sequence[Sequence[int]], int], list[bool]]:
+    """``dig`` on the numba kernel."""
+    import numpy as np
+
+    from . import _search_numba
+
+    def dig_kernel(values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int) -> list[bool]:
+        width = max((len(g) for g in groups), default=1)
+        table = np.full((len(groups), width), -1, dtype=np.int32)
+        for row, group in enumerate(groups):
+            table[row, : len(group)] = group
+        kept = np.zeros(len(groups), dtype=np.bool_)
+        _search_numba.dig(np.asarray(values, dtype=np.int8), table, min_givens, kept)
+        return [bool(k) for k in kept.tolist()]
+
+    return dig_kernel

@@ -8,7 +8,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import blanked_grids
+from strategies import blanked_grids, full_grids
 
 from sudoku_engine import _search_py, solver
 from sudoku_engine.grid import Grid, InvalidPuzzle, is_valid_solution, parse_values
@@ -176,3 +176,41 @@ def test_solved_by_singles_on_known_puzzles(backend):
     assert not solver.solved_by_singles(parse_values(AI_ESCARGOT))
     assert not solver.solved_by_singles([0] * 81)
     assert not solver.solved_by_singles(parse_values(NO_SOLUTION))
+
+
+def _reference_dig(values, groups, min_givens):
+    """The dig by plain counting: remove each group while the count of solutions stays 1 and enough givens stay."""
+    current, kept = list(values), []
+    for group in groups:
+        trial = [0 if c in group else v for c, v in enumerate(current)]
+        keep = sum(1 for v in trial if v) >= min_givens and solver.count_solutions(trial) == 1
+        if keep:
+            current = trial
+        kept.append(keep)
+    return kept
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(full_grids(), st.permutations(range(81)), st.booleans(), st.sampled_from([0, 30]))
+def test_dig_keeps_exactly_the_removals_that_leave_one_solution(backend, full, order, symmetric, min_givens):
+    """Single cells, or mirrored pairs through the centre, in a random order, with and without a floor of givens."""
+    if symmetric:
+        groups = [(c, 80 - c) if c != 40 else (40,) for c in order if c <= 40]
+    else:
+        groups = [(c,) for c in order]
+    assert solver.dig(full, groups, min_givens) == _reference_dig(full, groups, min_givens)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(full=full_grids(), order=st.permutations(range(81)), data=st.data())
+def test_stays_unique_agrees_with_counting_solutions(backend, full, order, data):
+    """From a minimal puzzle: remove one or two givens, add some of the solution's digits; unique as counted."""
+    groups = [(c,) for c in order]
+    kept = solver.dig(full, groups, 0)
+    puzzle = [0 if (c,) in {g for g, k in zip(groups, kept) if k} else v for c, v in enumerate(full)]
+    givens = [c for c in range(81) if puzzle[c]]
+    removed = data.draw(st.lists(st.sampled_from(givens), min_size=0, max_size=2, unique=True))
+    blanks = [c for c in range(81) if not puzzle[c]]
+    added = data.draw(st.lists(st.sampled_from(blanks), max_size=3, unique=True))
+    moved = [0 if c in removed else full[c] if c in added else v for c, v in enumerate(puzzle)]
+    assert solver.stays_unique(moved, full, removed) == (solver.count_solutions(moved) == 1)
