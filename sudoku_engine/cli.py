@@ -20,14 +20,13 @@ from pathlib import Path
 from typing import NoReturn, TextIO, TypeVar
 
 from . import difficulty
-from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, METRICS, generate, generate_puzzle
-from .generate import warm_up as warm_up_generation
+from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, METRICS, generate, generate_puzzle, warm_up
 from .grid import InvalidPuzzle, format_values, parse_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
 from .rating import NotUnique, rate
 from .slider import target_for_slider
-from .solver import solve_count, warm_up
+from .solver import solve_count
 
 EXIT_BAD_INPUT = 2
 
@@ -187,7 +186,7 @@ def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Rate each input puzzle (over ``--jobs`` processes), in input order; 2 when any input was bad."""
     bad: list[int] = []
     if options.jobs > 1:
-        warm_up()  # compile the solver kernel once, before the workers are forked
+        warm_up()  # load or compile the kernels once, before the workers are forked
     progress = _Progress(err, "rated")
     rate_one = partial(_rate_item, timeout=options.timeout, measures=options.measures)
     for item, result in _mapped(rate_one, _parsed_inputs(options.puzzles, err, bad), options.jobs):
@@ -243,7 +242,7 @@ def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif options.target is None and options.metric != "D":
         err.write("error: --metric needs --target\n")
         return EXIT_BAD_INPUT
-    warm_up_generation()
+    warm_up()
     progress = _Progress(err, "generated")
     make = partial(_generate_item, options=options)
     for record in _mapped(make, range(options.count), options.jobs):

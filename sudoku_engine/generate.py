@@ -51,10 +51,13 @@ class Generated:
 
 
 def warm_up() -> str:
-    """Load or compile the kernels generation runs (the solver's, the compiled finders), before workers fork or a
-    first request waits on them; returns the solver backend's name."""
+    """Load or compile the kernels generation and rating run (the solver's, the compiled finders, the call
+    count's), before workers fork or a first request waits on them; returns the solver backend's name."""
+    from .metrics import fatemi
+
     name = solver_warm_up()
     compiled.warm_up()
+    fatemi.call_count([0] * 81, runs=1)
     return name
 
 

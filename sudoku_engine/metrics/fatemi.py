@@ -40,9 +40,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..grid import ALL_CANDIDATES, PEERS, SINGLE_DIGIT, Grid, InvalidPuzzle, bit
-from ..solver import PuzzleLike, checked_values
+from ..solver import PuzzleLike, backend, checked_values
 
 DEFAULT_RUNS = 10
+NO_SOLUTION = "the puzzle has no solution: arc consistency with domain splitting exhausted every branch"
 DEFAULT_CAP = 20_000
 
 
@@ -139,7 +140,7 @@ def one_run(values: Sequence[int], rng: random.Random, cap: int = DEFAULT_CAP) -
             return Run(calls, False, Grid(tuple(SINGLE_DIGIT[mask] for mask in domains)))
         cell = _choose_variable(domains, 81 - singletons, rng)
         stack.extend((child, cell, singletons + 1) for child in _split(domains, cell))
-    raise InvalidPuzzle("the puzzle has no solution: arc consistency with domain splitting exhausted every branch")
+    raise InvalidPuzzle(NO_SOLUTION)
 
 
 def call_count(puzzle: PuzzleLike, runs: int = DEFAULT_RUNS, seed: int = 0, cap: int = DEFAULT_CAP) -> CallCount:
@@ -150,15 +151,35 @@ def call_count(puzzle: PuzzleLike, runs: int = DEFAULT_RUNS, seed: int = 0, cap:
     """
     if runs < 1:
         raise ValueError("runs must be at least 1")
+    if cap < 1:
+        raise ValueError("cap must be at least 1")
     values = checked_values(puzzle)
     rng = random.Random(seed)
-    counts: list[int] = []
-    capped = False
-    for _ in range(runs):
-        run = one_run(values, rng, cap)
-        counts.append(run.calls)
-        capped = capped or run.capped
+    if backend() == "numba":
+        counts, capped = _numba_runs(values, rng, runs, cap)
+    else:
+        counts, capped = [], False
+        for _ in range(runs):
+            run = one_run(values, rng, cap)
+            counts.append(run.calls)
+            capped = capped or run.capped
     return CallCount(mean=sum(counts) / runs, per_run=tuple(counts), capped=capped)
+
+
+def _numba_runs(values: Sequence[int], rng: random.Random, runs: int, cap: int) -> tuple[list[int], bool]:
+    """The runs of ``call_count`` on the numba kernel, from the generator's state (same draws, same counts)."""
+    import numpy as np
+
+    from . import _fatemi_numba
+
+    state = rng.getstate()[1]
+    mt = np.asarray(state[:624], dtype=np.int64)
+    position = np.asarray(state[624:], dtype=np.int64)
+    counts = np.zeros(runs, dtype=np.int64)
+    capped = np.zeros(runs, dtype=np.bool_)
+    if not _fatemi_numba.call_counts(np.asarray(values, dtype=np.int8), runs, cap, mt, position, counts, capped):
+        raise InvalidPuzzle(NO_SOLUTION)
+    return counts.tolist(), bool(capped.any())
 
 
 def iqr_filter(data: Sequence[float]) -> list[float]:

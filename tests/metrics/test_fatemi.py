@@ -1,12 +1,19 @@
-"""Seed 000 (Fatemi, Kazemi, Mehrasa): call count of arc consistency with domain splitting, and IQR filtering."""
+"""Seed 000 (Fatemi, Kazemi, Mehrasa): call count of arc consistency with domain splitting, and IQR filtering.
+
+Every test runs on both search backends: ``call_count`` runs on a numba kernel that must make the Python
+search's random draws and count its calls exactly.
+"""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
 
+from sudoku_engine import solver
 from sudoku_engine.grid import PEERS, Grid, InvalidPuzzle, parse_values
 from sudoku_engine.metrics.fatemi import call_count, iqr_filter, one_run
 from sudoku_engine.solver import solve
@@ -16,6 +23,35 @@ S = "534678912672195348198342567859761423426853791713924856961537284287419635345
 TWO_DIGITS = "".join("." if ch in "12" else ch for ch in S)  # every 1 and 2 of S emptied
 # The 2s, 4s and 8s of rows 1-3 of S emptied (9 cells).
 NINE_BLANKS = "53.67.91.67.1953..19.3..567" + S[27:]
+
+
+@pytest.fixture(autouse=True, params=["python", "numba"])
+def backend(request):
+    """Run every test on each backend, then restore the default one."""
+    if request.param == "numba" and importlib.util.find_spec("numba") is None:
+        if os.environ.get("CI"):
+            pytest.fail("numba is missing in CI: `make test` installs the fast extra")
+        pytest.skip("numba is not installed")
+    previous = solver.backend()
+    solver.use_backend(request.param)
+    yield request.param
+    solver.use_backend(previous)
+
+
+@pytest.mark.corpus
+def test_the_kernel_counts_the_python_runs_calls(backend) -> None:
+    """Same seeds, same draws: per-run counts and cap flags equal to the Python search's, easy to hardest, with
+    caps that stop some runs."""
+    if backend != "numba":
+        pytest.skip("compares the numba kernel with the Python search")
+    puzzles = read_puzzles(corpus_file("sudokuexchange_graded_even.tsv"))[::150]
+    puzzles += read_puzzles(corpus_file("magictour_top1465.txt"))[::100]
+    cases = [(puzzle, seed, cap) for seed, puzzle in enumerate(puzzles) for cap in (30, 20_000)]
+    kernel = [call_count(puzzle, seed=seed, cap=cap) for puzzle, seed, cap in cases]
+    solver.use_backend("python")
+    reference = [call_count(puzzle, seed=seed, cap=cap) for puzzle, seed, cap in cases]
+    assert kernel == reference
+    assert any(result.capped for result in reference) and not all(result.capped for result in reference)
 
 
 def test_solved_and_one_blank_take_one_call() -> None:
