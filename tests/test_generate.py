@@ -112,6 +112,8 @@ def test_staged_se_like_agrees_with_the_full_rating(se_sample):
                 assert staged.value == full, (puzzle, ceiling)
             else:
                 assert ceiling < staged.value <= full, (puzzle, ceiling)
+            # Traced as given, the canonical form is the same trace.
+            assert staged_se_like(canonical(parse_values(puzzle)), ceiling, as_given=True) == staged
 
 
 def test_staged_se_like_rates_singles_puzzles_as_the_trace_does():
