@@ -14,6 +14,7 @@ from .grid import (
     ALL_CANDIDATES,
     PEERS,
     UNITS,
+    UNITS_OF,
     Candidates,
     Cell,
     Digit,
@@ -63,6 +64,14 @@ class Step:
         return self.text or self.technique
 
 
+def _raise_conflict(values: Sequence[int]) -> None:
+    """InvalidPuzzle naming the first two equal digits that see each other, if there are any."""
+    conflict = find_conflict(values)
+    if conflict is not None:
+        digit, first, second, _unit = conflict
+        raise InvalidPuzzle(f"two {digit}s see each other: {cell_name(first)} and {cell_name(second)}")
+
+
 class Board:
     """Placed digits and candidate masks of a position (a placed cell has no candidates)."""
 
@@ -75,16 +84,15 @@ class Board:
     @classmethod
     def from_values(cls, values: Sequence[int]) -> Board:
         """The board of a position with every candidate the placed digits allow."""
-        conflict = find_conflict(values)
-        if conflict is not None:
-            digit, first, second, _unit = conflict
-            raise InvalidPuzzle(f"two {digit}s see each other: {cell_name(first)} and {cell_name(second)}")
-        cands = [0 if v else ALL_CANDIDATES for v in values]
+        used = [0] * 27  # per unit, the bits of its placed digits
         for cell, digit in enumerate(values):
             if digit:
-                clear = ~bit(digit)
-                for peer in PEERS[cell]:
-                    cands[peer] &= clear
+                b = bit(digit)
+                for unit in UNITS_OF[cell]:
+                    if used[unit] & b:
+                        _raise_conflict(values)
+                    used[unit] |= b
+        cands = [0 if v else ALL_CANDIDATES & ~(used[r] | used[c] | used[b]) for v, (r, c, b) in zip(values, UNITS_OF)]
         return cls(values, cands)
 
     @classmethod
@@ -103,10 +111,7 @@ class Board:
             digits = [int(ch) for ch in token]
             values.append(digits[0] if len(digits) == 1 else 0)
             cands.append(0 if len(digits) == 1 else sum(bit(d) for d in digits))
-        conflict = find_conflict(values)
-        if conflict is not None:
-            digit, first, second, _unit = conflict
-            raise InvalidPuzzle(f"two {digit}s see each other: {cell_name(first)} and {cell_name(second)}")
+        _raise_conflict(values)
         return cls(values, cands)
 
     def pencilmarks(self) -> str:

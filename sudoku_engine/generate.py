@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
+from operator import not_
 
 from . import _search_py, difficulty, logic
 from .board import Board, Step
@@ -387,9 +389,9 @@ def _move(
     """A random neighbour, the givens it removes and those it adds: remove a clue (towards harder) or add one of
     the solution's (towards easier), or change one clue for another (a removal and an addition); None when no such
     move exists."""
-    groups = _groups(symmetric)
-    given = [g for g in groups if values[g[0]]]
-    empty = [g for g in groups if not values[g[0]]]
+    groups = _groups(symmetric)  # group i starts with cell i
+    given = list(compress(groups, values))
+    empty = list(compress(groups, map(not_, values)))
     change = rng.random() < CHANGE_SHARE
     out = list(values)
     removed: tuple[int, ...] = ()
