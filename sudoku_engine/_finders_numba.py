@@ -20,6 +20,7 @@ from .grid import PEERS, POPCOUNT, UNITS, UNITS_OF
 from .techniques.intersections import _BOX_ALIGNED, _CLAIMING_BOX, _GROUPS, _POINTING_LINE, _THIRD
 
 _UNITS = np.array(UNITS, dtype=np.int32)
+_PEERS = np.array(PEERS, dtype=np.int32)
 _UNITS_OF = np.array(UNITS_OF, dtype=np.int32)
 _POPCOUNT = np.array(POPCOUNT, dtype=np.int32)
 _SEES = np.zeros((81, 81), dtype=np.bool_)
@@ -651,4 +652,104 @@ def run(cand, codes, log, limit):  # type: ignore[no-untyped-def]
         steps += 1
         for cell in range(81):
             cand[cell] &= ~out[cell]
+    return STUCK, steps
+
+
+@njit(cache=True)
+def _digit(mask):  # type: ignore[no-untyped-def]
+    """The digit (1..9) of a one-digit mask's lowest bit."""
+    digit = 1
+    while not mask & 1:
+        mask >>= 1
+        digit += 1
+    return digit
+
+
+@njit(cache=True)
+def _place(values, cm, cell, digit):  # type: ignore[no-untyped-def]
+    """Place a digit and remove it from the peers' candidates (``Board.place``)."""
+    values[cell] = digit
+    cm[cell] = 0
+    for i in range(20):
+        cm[_PEERS[cell, i]] &= ~(1 << (digit - 1))
+
+
+@njit(cache=True)
+def _single(values, cm):  # type: ignore[no-untyped-def]
+    """The trace's next single as the Python finders take it: (kind, cell, digit), kind 0 a full house, 1 a
+    hidden single in a box, 2 in a row or column, 3 a naked single; kind -1 when none is left."""
+    for unit in range(27):
+        empty = -1
+        count = 0
+        placed = 0
+        for i in range(9):
+            cell = _UNITS[unit, i]
+            if values[cell]:
+                placed |= 1 << (values[cell] - 1)
+            else:
+                count += 1
+                empty = cell
+        missing = _LOW & ~placed
+        if count == 1 and _POPCOUNT[missing] == 1 and cm[empty] & missing:
+            return 0, empty, _digit(missing)
+    for kind in range(1, 3):
+        for u in range(9 if kind == 1 else 18):
+            unit = 18 + u if kind == 1 else u
+            once = 0
+            twice = 0
+            for i in range(9):
+                mask = cm[_UNITS[unit, i]]
+                twice |= once & mask
+                once |= mask
+            hidden = once & ~twice
+            if hidden:
+                low = hidden & -hidden
+                for i in range(9):
+                    if cm[_UNITS[unit, i]] & low:
+                        return kind, _UNITS[unit, i], _digit(low)
+    for cell in range(81):
+        if not values[cell] and _POPCOUNT[cm[cell]] == 1:
+            return 3, cell, _digit(cm[cell])
+    return -1, -1, 0
+
+
+@njit(cache=True)
+def trace(values, cm, codes, log, limit):  # type: ignore[no-untyped-def]
+    """The logic solver's trace step by step on ``values`` and ``cm`` (a Board's lists, changed in place): a
+    single when one is left (in the Python finders' order), else the first of the compiled techniques ``codes``
+    that applies, for at most ``limit`` steps. Each step's kind goes into ``log``: 0-3 the singles (as
+    ``_single``), 4 + k the k-th of ``codes``. Returns (SOLVED or STUCK, steps logged)."""
+    out = np.empty(81, dtype=np.int32)
+    steps = 0
+    while steps < limit:
+        solved = True
+        for cell in range(81):
+            if not values[cell]:
+                solved = False
+                break
+        if solved:
+            return SOLVED, steps
+        kind, cell, digit = _single(values, cm)
+        if kind >= 0:
+            _place(values, cm, cell, digit)
+            log[steps] = kind
+            steps += 1
+            continue
+        taken = -1
+        for k in range(codes.shape[0]):
+            out[:] = 0
+            if _find(codes[k], cm, out):
+                taken = k
+                break
+        if taken < 0:
+            return STUCK, steps
+        log[steps] = 4 + taken
+        steps += 1
+        if _FAMILY[codes[taken]] == _BUG:  # the step places its digit
+            for cell in range(81):
+                if out[cell]:
+                    _place(values, cm, cell, _digit(cm[cell] & ~out[cell]))
+        else:
+            for cell in range(81):
+                cm[cell] &= ~out[cell]
     return STUCK, steps

@@ -35,11 +35,16 @@ class Trace:
 
     def counts(self) -> dict[str, int]:
         """How many times each technique was applied, in catalogue order."""
-        order = {t.id: i for i, t in enumerate(CATALOGUE)}
-        tally: dict[str, int] = {}
-        for step in self.steps:
-            tally[step.technique] = tally.get(step.technique, 0) + 1
-        return dict(sorted(tally.items(), key=lambda item: order.get(item[0], len(order))))
+        return counts(step.technique for step in self.steps)
+
+
+def counts(technique_ids: Iterable[str]) -> dict[str, int]:
+    """How many times each technique id occurs, in catalogue order."""
+    order = {t.id: i for i, t in enumerate(CATALOGUE)}
+    tally: dict[str, int] = {}
+    for technique_id in technique_ids:
+        tally[technique_id] = tally.get(technique_id, 0) + 1
+    return dict(sorted(tally.items(), key=lambda item: order.get(item[0], len(order))))
 
 
 def _techniques(allow: Collection[str] | None) -> list[Technique]:
@@ -149,3 +154,33 @@ def techniques_past_singles(
             return
         board.apply(step)
         yield BY_ID[step.technique], step
+
+
+def technique_trace(
+    position: Grid, *, deadline: float | None = None
+) -> tuple[list[tuple[Technique, Step | None]], Board]:
+    """The steps of ``solve``'s trace as their techniques, each with its Step when a Python finder took it, and
+    the final board. On the numba backend the singles and the techniques with compiled finders are taken on the
+    kernel, step by step in the same order (no Step: None). ``deadline`` as in ``solve``."""
+    board = Board.from_grid(position)
+    others = [t for t in CATALOGUE if t.id not in SINGLES]
+    fast = compiled.leading(others)
+    if not fast:
+        trace = solve(board, deadline=deadline)
+        assert trace.final is not None
+        return [(BY_ID[step.technique], step) for step in trace.steps], trace.final
+    head, rest = others[:fast], others[fast:]
+    taken: list[tuple[Technique, Step | None]] = []
+    while True:
+        status, techniques = compiled.trace(board, head)
+        taken.extend((tech, None) for tech in techniques)
+        if status == compiled.SOLVED:
+            break
+        step = next_step(board, rest)
+        if step is None:
+            break
+        board.apply(step)
+        taken.append((BY_ID[step.technique], step))
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return taken, board

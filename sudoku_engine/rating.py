@@ -15,18 +15,17 @@ isomorph (``sudoku_engine.isomorph``), so every isomorph of a puzzle gets the sa
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from . import difficulty
 from .board import Step
 from .grid import Grid
 from .isomorph import canonical
-from .logic import Trace
-from .logic import solve as logic_solve
+from .logic import Trace, counts, technique_trace
 from .metrics import Metrics, measure
 from .solver import PuzzleLike, as_values, count_solutions
-from .techniques import BY_ID, HODOKU_LEVELS
+from .techniques import BY_ID, HODOKU_LEVELS, Technique
 
 HODOKU_LEVEL_LIMITS: dict[str, float] = {
     "Easy": 800,
@@ -118,13 +117,19 @@ class Rating:
 
 def rate_trace(trace: Trace) -> tuple[float, int, str, str]:
     """se_like, hodoku_like score, hodoku level and the hardest technique of a complete trace."""
-    if not trace.steps:
+    return rate_taken([(BY_ID[step.technique], step) for step in trace.steps])
+
+
+def rate_taken(taken: Sequence[tuple[Technique, Step | None]]) -> tuple[float, int, str, str]:
+    """``rate_trace`` of a trace given as its techniques, each with its Step when there is one (a step without
+    one is of a technique without chains: its rating is the technique's)."""
+    if not taken:
         return 0.0, 0, "Easy", ""
-    ratings = [step_se(step) for step in trace.steps]
+    ratings = [tech.se_rating if step is None else step_se(step) for tech, step in taken]
     hardest = max(range(len(ratings)), key=lambda i: (ratings[i], -i))
-    score = sum(BY_ID[step.technique].hodoku_score for step in trace.steps)
-    hardest_level = max((BY_ID[s.technique].hodoku_level for s in trace.steps), key=HODOKU_LEVELS.index)
-    return ratings[hardest], score, hodoku_level(score, hardest_level), trace.steps[hardest].technique
+    score = sum(tech.hodoku_score for tech, _ in taken)
+    hardest_level = max((tech.hodoku_level for tech, _ in taken), key=HODOKU_LEVELS.index)
+    return ratings[hardest], score, hodoku_level(score, hardest_level), taken[hardest][0].id
 
 
 def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool | Collection[str] = True) -> Rating:
@@ -142,16 +147,16 @@ def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool | C
     if solutions != 1:
         raise NotUnique("the puzzle has no solution" if solutions == 0 else "the puzzle has more than one solution")
     form = canonical(values)
-    trace = logic_solve(Grid(form), deadline=deadline)
-    se_like, score, level, hardest = rate_trace(trace)
+    taken, final = technique_trace(Grid(form), deadline=deadline)
+    se_like, score, level, hardest = rate_taken(taken)
     if measures is True:
         metrics = measure(form, deadline)
     else:
         metrics = measure(form, deadline, names=measures) if measures else Metrics()
-    timed_out = not trace.solved or bool(metrics.missing)
+    timed_out = not final.is_solved or bool(metrics.missing)
     d = difficulty.score(difficulty.features(se_like, score, metrics))
     return Rating(
         puzzle=Grid(values), se_like=se_like, hodoku_like=score, hodoku_level=level, hardest_technique=hardest,
-        techniques=trace.counts(), steps=len(trace.steps), d=d, metrics=metrics, timeout=timed_out,
+        techniques=counts(tech.id for tech, _ in taken), steps=len(taken), d=d, metrics=metrics, timeout=timed_out,
         ms=(time.perf_counter() - started) * 1000,
     )

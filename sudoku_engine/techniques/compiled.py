@@ -25,6 +25,8 @@ COMPILED: tuple[str, ...] = (
 CODES: dict[str, int] = {technique_id: code for code, technique_id in enumerate(COMPILED)}
 
 STUCK, SOLVED, BROKEN = 0, 1, -1
+# The singles as the kernel's trace logs them (kinds 0-3).
+SINGLE_KINDS: tuple[str, ...] = ("full_house", "hidden_single_box", "hidden_single_line", "naked_single")
 
 
 def available() -> bool:
@@ -67,6 +69,23 @@ def first_eliminations(board: Board, technique: Technique) -> list[tuple[int, in
     _, _, after = _run_kernel(before, _codes((technique,)), 1)
     return [(cell, d) for cell, (old, new) in enumerate(zip(before, after)) for d in range(1, 10)
             if (old & ~new) >> (d - 1) & 1]
+
+
+def trace(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Technique]]:
+    """The logic solver's trace, step by step, on ``board`` (changed in place) while its next step is a single or
+    one of ``techniques`` (all compiled): SOLVED or STUCK (no single left and none of them applies), and the
+    techniques of the steps taken, singles included, in order."""
+    import numpy as np
+
+    from .. import _finders_numba  # needs numba: imported on first use
+
+    values = np.asarray(board.values, dtype=np.int8)
+    cm = np.asarray(board.cands, dtype=np.int32)
+    log = np.empty(1024, dtype=np.int32)  # at most 81 placements and 729 removals
+    status, steps = _finders_numba.trace(values, cm, _codes(tuple(techniques)), log, 1024)
+    board.values, board.cands = values.tolist(), cm.tolist()
+    kinds = [BY_ID[t] for t in SINGLE_KINDS]
+    return int(status), [kinds[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
 
 
 @cache

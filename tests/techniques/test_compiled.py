@@ -1,7 +1,8 @@
 """The compiled finders (numba) against the Python finders, which are the reference: at every point of the trace
 where no single is left, over corpus puzzles from easy to the hardest, each compiled technique removes exactly the
-candidates the Python finder's first application removes (or both find nothing); and the trace that takes its
-steps on the kernel takes the trace's steps and ends where it ends.
+candidates the Python finder's first application removes (or both find nothing); the traces that take their
+steps on the kernel (the generator's, singles at once; the rating's, step by step) take the logic solver's steps
+and end where it ends; and ratings are the same on both backends.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from test_uniqueness import BUG_POSITION
 
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board
-from sudoku_engine.grid import digits_of, parse_values
+from sudoku_engine.difficulty import MEASURES
+from sudoku_engine.grid import Grid, digits_of, parse_values
+from sudoku_engine.rating import rate
 from sudoku_engine.techniques import BY_ID, CATALOGUE, compiled
 
 pytest.importorskip("numba", reason="the compiled finders need numba (the fast extra)")
@@ -103,6 +106,34 @@ def test_kernel_trace_takes_the_traces_steps():
         taken = [tech.id for tech, _ in logic.techniques_past_singles(board)]
         assert taken == expected, puzzle
         assert (board.values, board.cands) == (reference.values, reference.cands), puzzle
+
+
+@pytest.mark.corpus
+def test_rating_trace_on_the_kernel_is_the_logic_solvers_trace():
+    """Singles one at a time and the compiled techniques on the kernel, the Python finders past them: the logic
+    solver's steps, technique by technique, and its final board (easy to the hardest, and 17-clue puzzles)."""
+    puzzles = _sample("sudokuexchange_graded_even.tsv")[::3] + _sample("magictour_top1465.txt")[::3]
+    puzzles += _sample("tdoku_17clue_even.txt")[:40]
+    for puzzle in puzzles:
+        grid = Grid.parse(puzzle)
+        expected = logic.solve(grid)
+        taken, final = logic.technique_trace(grid)
+        assert [tech.id for tech, _ in taken] == [step.technique for step in expected.steps], puzzle
+        assert expected.final is not None and (final.values, final.cands) == (
+            expected.final.values, expected.final.cands), puzzle
+        assert all(step is None or step.technique == tech.id for tech, step in taken)
+
+
+@pytest.mark.corpus
+def test_ratings_are_the_same_on_both_backends():
+    """The rating read off the kernel's trace (and the call count's kernel) equals the pure-Python one."""
+    puzzles = _sample("sudokuexchange_graded_even.tsv")[::12] + _sample("magictour_top1465.txt")[::25]
+    fields = ("se_like", "hodoku_like", "hodoku_level", "hardest_technique", "techniques", "steps", "d", "metrics")
+    kernel = [rate(p, measures=MEASURES) for p in puzzles]
+    solver.use_backend("python")
+    reference = [rate(p, measures=MEASURES) for p in puzzles]
+    for puzzle, got, want in zip(puzzles, kernel, reference):
+        assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields], puzzle
 
 
 def test_kernel_trace_stops_on_a_broken_position():
