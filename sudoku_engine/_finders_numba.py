@@ -1,11 +1,14 @@
-"""Technique finders from pointing to BUG+1 compiled by numba, and the trace over them (``run``).
+"""Technique finders from pointing to BUG+1 compiled by numba, and the traces over them (``run``, ``trace``).
 
 Each finder looks for the same first application as its Python finder in ``techniques`` (same search order),
 and writes the candidates it removes as masks into ``out`` (int32[81]); a placement is written as the removal of
-the cell's other candidates, which the singles that follow turn into the same placement. Finders read ``cm``,
+the cell's other candidates, which the singles that follow turn into the same placement (``trace`` places it
+itself, as that is one step of the trace). Finders read ``cm``,
 the open cells' candidate masks (0 for a decided cell), of a position where no single is left, as the trace
-only calls them there. ``run`` follows the trace: singles to their fixed point, then the first finder of its
-list that applies, again and again. The Python finders stay the reference; the tests compare them step by step.
+only calls them there. ``run`` follows the trace with the singles placed at once (their fixed point), then the
+first finder of its list that applies, again and again; ``trace`` takes the singles one at a time, in the order
+of the Python singles finders, as the rating's trace counts them. The Python finders stay the reference; the
+tests compare them step by step.
 
 Importing this module needs numba; ``techniques.compiled`` uses it only on the numba backend.
 """

@@ -1,9 +1,10 @@
 """Compiled finders for the techniques from pointing to BUG+1, on the numba backend (``_finders_numba``).
 
 They look for the same first application as the Python finders, so a trace can take its steps of these
-techniques on the kernel: ``run`` goes on while the next step is a single or one of a leading run of them, and
-reports only which techniques it took (no Step, text or cause). The generator's staged rating uses it; hints
-and the logic solver keep the Python finders, which say what a player reads.
+techniques on the kernel and report only which techniques it took (no Step, text or cause): ``run`` places the
+singles at once (the generator's staged rating), ``trace`` takes them one at a time in the Python finders' order
+(the rating's trace, which counts them). Hints and the logic solver keep the Python finders, which say what a
+player reads.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ def available() -> bool:
 
 
 def warm_up() -> None:
-    """Load the compiled finders, or compile them (about 15 s, once per machine: numba caches them on disk)."""
+    """Load the compiled finders, or compile them (about 25 s, once per machine: numba caches them on disk)."""
     if available():
-        run(Board([0] * 81, [0x1FF] * 81), [BY_ID[t] for t in COMPILED])
+        techniques = [BY_ID[t] for t in COMPILED]
+        run(Board([0] * 81, [0x1FF] * 81), techniques)
+        trace(Board([0] * 81, [0x1FF] * 81), techniques)
 
 
 def leading(techniques: Sequence[Technique]) -> int:
