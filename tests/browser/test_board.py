@@ -952,9 +952,10 @@ def test_completion_shows_time_hints_mistakes_difficulty_and_techniques(
         counts[match.group(1)] += int(match.group(2) or 1)
     assert sum(counts.values()) == len(empties(puzzle)), "singles only: one step per blank"
     expect(page.locator("#timer")).to_have_attribute("data-state", "done")
+    shown = items.count()  # counted before the reload: after it, the list may not be there yet
     page.reload()
     expect(page.locator("#completion .mistakes")).to_have_text("1")
-    expect(page.locator("#completion #techniques li")).to_have_count(items.count())
+    expect(page.locator("#completion #techniques li")).to_have_count(shown)
 
 
 # 12. Phone -----------------------------------------------------------------------------------------------------
