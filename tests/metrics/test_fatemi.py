@@ -39,11 +39,10 @@ def backend(request):
 
 
 @pytest.mark.corpus
+@pytest.mark.parametrize("backend", ["numba"], indirect=True)
 def test_the_kernel_counts_the_python_runs_calls(backend) -> None:
     """Same seeds, same draws: per-run counts and cap flags equal to the Python search's, easy to hardest, with
     caps that stop some runs."""
-    if backend != "numba":
-        pytest.skip("compares the numba kernel with the Python search")
     puzzles = read_puzzles(corpus_file("sudokuexchange_graded_even.tsv"))[::150]
     puzzles += read_puzzles(corpus_file("magictour_top1465.txt"))[::100]
     cases = [(puzzle, seed, cap) for seed, puzzle in enumerate(puzzles) for cap in (30, 20_000)]
