@@ -92,7 +92,8 @@ class Board:
                     if used[unit] & b:
                         _raise_conflict(values)
                     used[unit] |= b
-        cands = [0 if v else ALL_CANDIDATES & ~(used[r] | used[c] | used[b]) for v, (r, c, b) in zip(values, UNITS_OF)]
+        cands = [0 if v else ALL_CANDIDATES & ~(used[row] | used[col] | used[box])
+                 for v, (row, col, box) in zip(values, UNITS_OF)]
         return cls(values, cands)
 
     @classmethod
