@@ -18,12 +18,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._search_numba import close_singles
+from ._search_numba import _place, close_singles
 from .grid import PEERS, POPCOUNT, UNITS, UNITS_OF
 from .techniques.intersections import _BOX_ALIGNED, _CLAIMING_BOX, _GROUPS, _POINTING_LINE, _THIRD
 
 _UNITS = np.array(UNITS, dtype=np.int32)
-_PEERS = np.array(PEERS, dtype=np.int32)
 _UNITS_OF = np.array(UNITS_OF, dtype=np.int32)
 _POPCOUNT = np.array(POPCOUNT, dtype=np.int32)
 _SEES = np.zeros((81, 81), dtype=np.bool_)
@@ -666,15 +665,6 @@ def _digit(mask):  # type: ignore[no-untyped-def]
         mask >>= 1
         digit += 1
     return digit
-
-
-@njit(cache=True)
-def _place(values, cm, cell, digit):  # type: ignore[no-untyped-def]
-    """Place a digit and remove it from the peers' candidates (``Board.place``)."""
-    values[cell] = digit
-    cm[cell] = 0
-    for i in range(20):
-        cm[_PEERS[cell, i]] &= ~(1 << (digit - 1))
 
 
 @njit(cache=True)

@@ -27,7 +27,9 @@ CODES: dict[str, int] = {technique_id: code for code, technique_id in enumerate(
 
 STUCK, SOLVED, BROKEN = 0, 1, -1
 # The singles as the kernel's trace logs them (kinds 0-3).
-SINGLE_KINDS: tuple[str, ...] = ("full_house", "hidden_single_box", "hidden_single_line", "naked_single")
+SINGLE_KINDS: tuple[Technique, ...] = tuple(
+    BY_ID[t] for t in ("full_house", "hidden_single_box", "hidden_single_line", "naked_single")
+)
 
 
 def available() -> bool:
@@ -87,8 +89,7 @@ def trace(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Tech
     log = np.empty(1024, dtype=np.int32)  # at most 81 placements and 729 removals
     status, steps = _finders_numba.trace(values, cm, _codes(tuple(techniques)), log, 1024)
     board.values, board.cands = values.tolist(), cm.tolist()
-    kinds = [BY_ID[t] for t in SINGLE_KINDS]
-    return int(status), [kinds[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
+    return int(status), [SINGLE_KINDS[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
 
 
 @cache
