@@ -39,10 +39,10 @@ from . import _search_py, difficulty, logic
 from .board import Board, Step
 from .grid import UNITS, Grid
 from .isomorph import canonical
-from .rating import Rating, rate, rate_trace, step_se
+from .rating import Rating, rate, rate_trace
 from .solver import dig, single_kind, solve, stays_unique
 from .solver import warm_up as solver_warm_up
-from .techniques import CATALOGUE, Technique, compiled
+from .techniques import CATALOGUE, Technique, compiled, step_se
 
 
 @dataclass(frozen=True)
@@ -215,9 +215,10 @@ def staged_se_like(values: Sequence[int], ceiling: float, *, as_given: bool = Fa
     differs in its hardest one (9 of 5,210 puzzles measured by a search at slider 55), so only a filter whose
     near values are rated again may use it.
 
-    The trace takes the first applicable technique in catalogue order, so a solve with a prefix of the catalogue
-    is the full trace, or stops where the full trace needs a technique after the prefix. When every technique
-    after the prefix is rated above the ceiling, that stop settles it: the lowest of their ratings is the bound.
+    The trace takes the lowest-rated applicable step and the catalogue is in order of rating, so a solve with the
+    techniques rated up to the ceiling takes the full trace's steps while they are rated up to it; where it takes
+    a step above it (a chain's length bonus) or stops, the full trace needs a step above the ceiling, and the
+    lowest rating of the techniques after the prefix bounds it.
     Otherwise the whole catalogue goes on until the puzzle is solved or a step rated above the ceiling is taken.
     A puzzle the singles alone solve is rated without a trace (``solver.single_kind``).
     """
@@ -228,9 +229,12 @@ def staged_se_like(values: Sequence[int], ceiling: float, *, as_given: bool = Fa
     form = tuple(values) if as_given else canonical(values)
     board = Board.from_values(form)
     hardest = 0.0
-    for tech, step in logic.techniques_past_singles(board, _prefix(ceiling)):
-        hardest = max(hardest, _se(tech, step))
     bound = _bound_past_prefix(ceiling)
+    for tech, step in logic.techniques_past_singles(board, _prefix(ceiling)):
+        rating = _se(tech, step)
+        if rating > ceiling:  # a chain's length bonus: the full trace takes this or a step after the prefix
+            return Measured(min(rating, bound or rating), False)
+        hardest = max(hardest, rating)
     if not board.is_solved and bound is not None:
         return Measured(max(hardest, bound), False)
     for tech, step in logic.techniques_past_singles(board):

@@ -3,9 +3,10 @@
 Computed from the position, never from a stored path. First the player's digits are checked against the
 solution: a wrong entry is reported before anything else. Then the player's own pencil marks, if given:
 a mark set that lacks the true digit is reported next, since every deduction from it could mislead.
-Then the easiest applicable technique in catalogue order; among its applications, the one that unlocks the
-most placements (its own placements plus the singles available right after it) wins, the first found on a
-tie. The hint is revealed in four rungs: 1 the technique, 2 the house or area, 3 the cells and digits,
+Then the easiest applicable step by the logic solver's rule (the lowest SE-like rating, a chain's length
+bonus included; ties to the technique that comes first); among that technique's applications of that rating, the
+one that unlocks the most placements (its own placements plus the singles available right after it) wins, the
+first found on a tie. The hint is revealed in four rungs: 1 the technique, 2 the house or area, 3 the cells and digits,
 4 the full step.
 """
 
@@ -28,7 +29,7 @@ from .grid import (
     unit_name,
 )
 from .solver import PuzzleLike, as_values, solve_count
-from .techniques import BY_ID, CATALOGUE
+from .techniques import BY_ID, CATALOGUE, step_se
 from .techniques.common import digit_list, names
 
 
@@ -116,12 +117,18 @@ def unlocks(board: Board, step: Step) -> int:
 
 
 def easiest_step(board: Board) -> Step | None:
-    """The easiest applicable step; among equally easy ones, the one that unlocks the most."""
+    """The easiest applicable step (lowest rating, then catalogue order); among the equally rated applications
+    of its technique, the one that unlocks the most."""
+    best: list[Step] = []
     for entry in CATALOGUE:
+        if best and entry.se_rating >= step_se(best[0]):
+            break
         steps = [step for step in entry.find(board) if step.is_progress]
         if steps:
-            return max(steps, key=lambda step: unlocks(board, step))
-    return None
+            lowest = min(step_se(step) for step in steps)
+            if not best or lowest < step_se(best[0]):
+                best = [step for step in steps if step_se(step) == lowest]
+    return max(best, key=lambda step: unlocks(board, step)) if best else None
 
 
 def step_cells(step: Step) -> tuple[Cell, ...]:

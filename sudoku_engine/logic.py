@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board, Step
 from .grid import Grid
 from .solver import close_singles
-from .techniques import BY_ID, CATALOGUE, Technique, compiled
+from .techniques import BY_ID, CATALOGUE, Technique, compiled, step_se
 
 
 @dataclass
@@ -57,20 +57,40 @@ def _techniques(allow: Collection[str] | None) -> list[Technique]:
     return [t for t in CATALOGUE if t.id in allow]
 
 
+def _first_progress(tech: Technique, board: Board) -> Step | None:
+    """The first application of a technique that changes the board (the shortest, for chains)."""
+    return next((step for step in tech.find(board) if step.is_progress), None)
+
+
 def next_step(
     board: Board, techniques: Iterable[Technique] = CATALOGUE, rng: random.Random | None = None
 ) -> Step | None:
-    """The easiest step that changes the board, or None when no technique applies."""
+    """The applicable step with the lowest SE-like rating (Sudoku Explainer's rule), or None when none applies.
+
+    Techniques come in order of their base rating, and a chain's step is rated its base plus its length bonus, so
+    the search stops at the first technique whose base rating reaches the best step found; ties go to the
+    technique that comes first. With ``rng`` a random application of the easiest applicable technique is taken
+    instead (seed 002's hsolve needs that).
+    """
+    best: Step | None = None
+    best_rating = 0.0
     for tech in techniques:
-        if rng is None:
-            for step in tech.find(board):
-                if step.is_progress:
-                    return step
+        if best is not None and tech.se_rating >= best_rating:
+            break
+        if rng is not None:
+            found = [step for step in tech.find(board) if step.is_progress]
+            if found:
+                return rng.choice(found)
             continue
-        found = [step for step in tech.find(board) if step.is_progress]
-        if found:
-            return rng.choice(found)
-    return None
+        step = _first_progress(tech, board)
+        if step is None:
+            continue
+        rating = step_se(step)
+        if best is None or rating < best_rating:
+            best, best_rating = step, rating
+        if not tech.chain_like:
+            break
+    return best
 
 
 def solve(
@@ -129,58 +149,84 @@ def steps_past_singles(board: Board, techniques: Sequence[Technique] = CATALOGUE
         yield step
 
 
-def techniques_past_singles(
-    board: Board, techniques: Sequence[Technique] = CATALOGUE
-) -> Iterator[tuple[Technique, Step | None]]:
+Taken = tuple[Technique, Step | None]
+# A kernel entry: the trace's next technique step on a board without singles, taken in place (none: empty).
+_Kernel = Callable[[Board, Sequence[Technique]], list[Technique]]
+
+
+def _later_step(board: Board, segments: Sequence[compiled.Segment], kernel: _Kernel) -> Taken | None:
+    """The next step of the trace from techniques after the first segment, on a board with no single left.
+
+    Segments come in order of rating. A compiled technique's step is rated its technique's rating, so the first
+    one found is taken at once, by the kernel, in place; a Python segment gives its easiest step, which only a
+    chain's length bonus can leave open to a later technique rated below it.
+    """
+    best: Step | None = None
+    for is_compiled, techniques in segments:
+        if best is not None:
+            techniques = [t for t in techniques if t.se_rating < step_se(best)]
+            if not techniques:
+                break
+        if is_compiled:
+            taken = kernel(board, techniques)
+            if taken:
+                return taken[0], None
+            continue
+        step = next_step(board, techniques)
+        if step is not None and (best is None or step_se(step) < step_se(best)):
+            best = step
+    if best is None:
+        return None
+    board.apply(best)
+    return BY_ID[best.technique], best
+
+
+def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATALOGUE) -> Iterator[Taken]:
     """The technique of each step of the trace other than singles, with its Step when a Python finder took it.
 
-    Stops as ``steps_past_singles`` does, on the same board. On the numba backend the steps of the leading
-    techniques with compiled finders (``techniques.compiled``) are taken on the kernel and come without a Step
-    (None); the board is then brought up to date once per run of them, before their techniques are yielded.
+    Stops as ``steps_past_singles`` does, on the same board. On the numba backend the steps of techniques with
+    compiled finders (``techniques.compiled``) are taken on the kernel and come without a Step (None): the leading
+    ones run free between the singles, placed at once; the later ones are tried one step at a time, in their
+    place in the order.
     """
     others = [t for t in techniques if t.id not in SINGLES]
-    fast = compiled.leading(others)
-    if not fast:
+    segments = compiled.segments(others)
+    if not segments or not segments[0][0]:
         yield from ((BY_ID[step.technique], step) for step in steps_past_singles(board, others))
         return
-    head, rest = others[:fast], others[fast:]
+    head, later = segments[0][1], segments[1:]
     while True:
         status, taken = compiled.run(board, head)
         yield from ((tech, None) for tech in taken)
         if status != compiled.STUCK:
             return
-        step = next_step(board, rest)
-        if step is None:
+        found = _later_step(board, later, lambda b, ts: compiled.run(b, ts, limit=1)[1])
+        if found is None:
             return
-        board.apply(step)
-        yield BY_ID[step.technique], step
+        yield found
 
 
-def technique_trace(
-    position: Grid, *, deadline: float | None = None
-) -> tuple[list[tuple[Technique, Step | None]], Board]:
+def technique_trace(position: Grid, *, deadline: float | None = None) -> tuple[list[Taken], Board]:
     """The steps of ``solve``'s trace as their techniques, each with its Step when a Python finder took it, and
     the final board. On the numba backend the singles and the techniques with compiled finders are taken on the
     kernel, step by step in the same order (no Step: None). ``deadline`` as in ``solve``."""
     board = Board.from_grid(position)
-    others = [t for t in CATALOGUE if t.id not in SINGLES]
-    fast = compiled.leading(others)
-    if not fast:
+    segments = compiled.segments([t for t in CATALOGUE if t.id not in SINGLES])
+    if not segments or not segments[0][0]:
         trace = solve(board, deadline=deadline)
         assert trace.final is not None
         return [(BY_ID[step.technique], step) for step in trace.steps], trace.final
-    head, rest = others[:fast], others[fast:]
-    taken: list[tuple[Technique, Step | None]] = []
+    head, later = segments[0][1], segments[1:]
+    taken: list[Taken] = []
     while True:
         status, techniques = compiled.trace(board, head)
         taken.extend((tech, None) for tech in techniques)
         if status == compiled.SOLVED:
             break
-        step = next_step(board, rest)
-        if step is None:
+        found = _later_step(board, later, lambda b, ts: compiled.trace(b, ts, limit=1)[1])
+        if found is None:
             break
-        board.apply(step)
-        taken.append((BY_ID[step.technique], step))
+        taken.append(found)
         if deadline is not None and time.perf_counter() > deadline:
             break
     return taken, board

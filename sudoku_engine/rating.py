@@ -1,8 +1,7 @@
 """Rating a puzzle from its logic trace: the two familiar scales (DESIGN section 5.1).
 
-- ``se_like``: the hardest step on the Sudoku Explainer scale (1.0-11.x). As in Sudoku Explainer, a chain
-  or loop is rated higher the longer it is: 0.1 is added for each length threshold it exceeds, the
-  thresholds growing alternately by 3/2 and 4/3 from 4 (4, 6, 8, 12, 16, 24, 32, ...).
+- ``se_like``: the hardest step on the Sudoku Explainer scale (1.0-11.x), each step rated by
+  ``techniques.step_se`` (a chain or loop higher the longer it is).
 - ``hodoku_like``: the sum of the HoDoKu-style base scores of all steps, and its level. As in HoDoKu, the
   level is that of the hardest step, raised to the level whose score limit the sum fits under when the
   sum exceeds the hardest step's limit (limits 800 / 1000 / 1600 / 1800 for Easy / Medium / Hard / Unfair).
@@ -25,7 +24,7 @@ from .isomorph import canonical
 from .logic import Trace, counts, technique_trace
 from .metrics import Metrics, measure
 from .solver import PuzzleLike, as_values, count_solutions
-from .techniques import BY_ID, HODOKU_LEVELS, Technique
+from .techniques import BY_ID, HODOKU_LEVELS, Technique, step_se
 
 HODOKU_LEVEL_LIMITS: dict[str, float] = {
     "Easy": 800,
@@ -38,23 +37,6 @@ HODOKU_LEVEL_LIMITS: dict[str, float] = {
 
 class NotUnique(ValueError):
     """A puzzle without exactly one solution cannot be rated."""
-
-
-def length_bonus(length: int) -> float:
-    """What Sudoku Explainer adds to a chain's base rating for its length."""
-    bonus, ceiling, grow_by_half = 0.0, 4, True
-    while length > ceiling:
-        bonus += 0.1
-        ceiling = ceiling * 3 // 2 if grow_by_half else ceiling * 4 // 3
-        grow_by_half = not grow_by_half
-    return round(bonus, 1)
-
-
-def step_se(step: Step) -> float:
-    """The SE-style rating of one step: its technique's rating plus the chain length bonus."""
-    entry = BY_ID[step.technique]
-    bonus = length_bonus(step.length) if entry.chain_like else 0.0
-    return round(entry.se_rating + bonus, 1)
 
 
 def hodoku_level(score: int, hardest_level: str) -> str:

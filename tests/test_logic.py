@@ -10,6 +10,7 @@ and each placement equals it; the solution comes from the exact solver and is ch
 
 from __future__ import annotations
 
+import csv
 import os
 
 import pytest
@@ -17,7 +18,8 @@ from corpus_data import corpus_file, data_dir, read_puzzles
 
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board
-from sudoku_engine.grid import is_valid_solution, parse_values
+from sudoku_engine.grid import is_valid_solution, parse_cell, parse_values
+from sudoku_engine.techniques import BY_ID, CATALOGUE, step_se
 
 FULL = os.environ.get("SUDOKU_CORPUS_SAMPLE", "").lower() == "full"
 # file -> (how many of the first rows, then every how many-th of them)
@@ -108,3 +110,61 @@ def test_steps_past_singles_stop_on_a_broken_position():
     before = (board.values[:], board.cands[:])
     assert list(logic.steps_past_singles(board)) == []
     assert (board.values, board.cands) == before
+
+
+# Reached by the logic solver from Sudoku Exchange puzzle
+# .54.6.71....749.............73...52.2.8...1.714.....96..63.19.....4.7...4...9...5 (SE 6.6). On digit 8 the
+# conjugate pairs r2c7-r3c8 (box 3), r3c5-r1c4 (box 2), r6c4-r6c6 (row 6) and r9c6-r9c7 (row 9), linked by
+# r3c8-r3c5 (row 3), r1c4-r6c4 (column 4), r6c6-r9c6 (column 6) and r9c7-r2c7 (column 7), close into an 8-node
+# X-loop, and r8c7 sees r2c7 and r9c7, which take opposite colours in that cycle. Found as an X-Chain it is rated
+# 6.6 + 0.2 (8 nodes pass the thresholds 4 and 6); found as Simple Colours (the same two colour classes) 6.6.
+COLOUR_OR_LOOP = """
+89    5     4     28    6     3     7     1     29
+38    12368 12    7     4     9     68    5     23
+379   236   279   1     28    5     4     68    239
+6     7     3     9     1     4     5     2     8
+2     9     8     5     3     6     1     4     7
+1     4     5     28    7     28    3     9     6
+578   28    6     3     258   1     9     78    4
+3589  238   29    4     258   7     268   368   1
+4     13    17    6     9     28    28    37    5
+"""
+
+
+def test_the_trace_takes_the_lowest_rated_step_not_the_first_technique():
+    """X-Chain comes before Simple Colours in the catalogue, but its loop here rates 6.8 against 6.6."""
+    board = Board.from_pencilmarks(COLOUR_OR_LOOP)
+    chain = next(step for step in BY_ID["x_chain"].find(board) if step.is_progress)
+    colours = next(step for step in BY_ID["simple_colours"].find(board) if step.is_progress)
+    assert (chain.length, step_se(chain)) == (8, 6.8) and step_se(colours) == 6.6
+    first_applicable = next(t for t in CATALOGUE if any(s.is_progress for s in t.find(board)))
+    assert first_applicable.id == "x_chain"
+    step = logic.next_step(board)
+    assert step is not None and step.technique == "simple_colours"
+    assert step.eliminations == ((parse_cell("r8c7"), 8),)
+    assert logic.solve(board, max_steps=1).steps[0].technique == "simple_colours"
+
+
+def _lowest_rating(board: Board, below: float) -> float | None:
+    """The lowest rating of any application of any technique rated below ``below`` (brute force)."""
+    ratings = [step_se(s) for t in CATALOGUE if t.se_rating < below for s in t.find(board) if s.is_progress]
+    return min(ratings, default=None)
+
+
+def test_every_step_of_the_trace_is_the_lowest_rated_one():
+    """At each point of traces of Sudoku Exchange puzzles rated 6.5 to 7.5 where no single is left, the step the
+    solver takes rates as low as the lowest-rated application of any technique (all applications enumerated)."""
+    with corpus_file("sudokuexchange_graded_even.tsv").open(encoding="utf-8") as stream:
+        rows = [r for r in csv.DictReader(stream, delimiter="\t") if r["se_rating"]]
+    puzzles = [r["puzzle"] for r in rows if 6.5 <= float(r["se_rating"]) <= 7.5][::40]
+    checked = 0
+    for puzzle in puzzles:
+        board = Board.from_grid(puzzle)
+        while not board.is_solved:
+            step = logic.next_step(board)
+            assert step is not None
+            if BY_ID[step.technique].family != "singles" and step_se(step) < 8.0:
+                assert step_se(step) == _lowest_rating(board, 8.0), (puzzle, step.text)
+                checked += 1
+            board.apply(step)
+    assert checked >= 20

@@ -14,8 +14,8 @@ from sudoku_engine import difficulty
 from sudoku_engine.cli import main
 from sudoku_engine.grid import parse_values
 from sudoku_engine.isomorph import random_isomorph
-from sudoku_engine.rating import NotUnique, hodoku_level, length_bonus, rate
-from sudoku_engine.techniques import BY_ID, CATALOGUE
+from sudoku_engine.rating import NotUnique, hodoku_level, rate
+from sudoku_engine.techniques import BY_ID, CATALOGUE, length_bonus
 
 # Sudoku Exchange, SE 9.0: needs forcing chains
 HARD_SE_9 = ".87.....5.15..64..93.......7..63.5.....2.8.....3.45..2.......34..94..25.5.....19."
@@ -55,6 +55,8 @@ def test_catalogue_is_in_solving_order_and_complete():
     singles = ids.index("naked_single")
     assert all(BY_ID[i].tier == 1 for i in ids[: singles + 1])
     assert all(1.0 <= t.se_rating <= 12.0 and t.hodoku_score > 0 for t in CATALOGUE)
+    ratings = [t.se_rating for t in CATALOGUE]
+    assert ratings == sorted(ratings)  # the order in which the logic solver looks for the easiest step
 
 
 def test_a_singles_puzzle_rates_easy():

@@ -2,10 +2,11 @@
 
 Each technique is a function ``find(board) -> Iterator[Step]`` in the module of its family. The catalogue
 gives, per technique, its family, a HoDoKu-style base score and level (HoDoKu's default step configuration),
-an SE-style rating (the Sudoku Explainer scale; techniques Sudoku Explainer does not name get the rating of
-the chain or loop it would find instead), and a tier (groups of equally hard techniques, used by seed 002's
-hsolve simulation). Solving order follows the SE-style rating, ties broken by HoDoKu score, so that the
-logic solver's trace and the hint ladder take the easiest step first.
+an SE-style rating (the Sudoku Explainer scale, as Sukaku Explainer extends it: Skyscraper 4.0, 2-String Kite
+4.1, Turbot Fish 4.2, Empty Rectangle 4.3; techniques neither names get the rating of the chain or loop it would
+find instead), and a tier (groups of equally hard techniques, used by seed 002's hsolve simulation). The
+catalogue is in order of SE-style rating: the logic solver and the hint ladder take the applicable step with the
+lowest rating, a chain's length bonus included (``step_se``), ties to the technique that comes first.
 """
 
 from __future__ import annotations
@@ -80,7 +81,11 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("naked_triple", "Naked Triple", "subsets", 80, "Medium", 3.6, 2, "subsets"),
     _t("swordfish", "Swordfish", "fish", 150, "Hard", 3.8, 3, "fish"),
     _t("hidden_triple", "Hidden Triple", "subsets", 100, "Medium", 4.0, 2, "subsets"),
+    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 4.0, 4, "single_digit"),
+    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 4.1, 4, "single_digit"),
+    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 4.2, 4, "single_digit"),
     _t("xy_wing", "XY-Wing", "wings", 160, "Hard", 4.2, 3, "wings"),
+    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 4.3, 4, "single_digit"),
     _t("xyz_wing", "XYZ-Wing", "wings", 180, "Hard", 4.4, 3, "wings"),
     _t("unique_rectangle_1", "Unique Rectangle Type 1", "uniqueness", 100, "Hard", 4.5, 3, "uniqueness"),
     _t("unique_rectangle_2", "Unique Rectangle Type 2", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
@@ -91,24 +96,20 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("jellyfish", "Jellyfish", "fish", 160, "Hard", 5.2, 3, "fish"),
     _t("hidden_quad", "Hidden Quad", "subsets", 150, "Hard", 5.4, 3, "subsets"),
     _t("bug_plus_1", "BUG+1", "uniqueness", 100, "Hard", 5.6, 3, "uniqueness"),
-    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 6.6, 4, "single_digit", True),
-    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 6.6, 4, "single_digit", True),
-    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 6.6, 4, "single_digit", True),
     _t("finned_x_wing", "Finned X-Wing", "fish", 130, "Hard", 6.6, 4, "fish"),
-    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 6.6, 4, "single_digit", True),
     _t("sashimi_x_wing", "Sashimi X-Wing", "fish", 150, "Hard", 6.6, 4, "fish"),
+    _t("x_chain", "X-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
+    _t("xy_chain", "XY-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
     _t("simple_colours", "Simple Colours", "colouring", 150, "Hard", 6.6, 4, "colouring"),
     _t("remote_pair", "Remote Pair", "wings", 110, "Hard", 7.0, 4, "wings", True),
     _t("w_wing", "W-Wing", "wings", 150, "Hard", 7.0, 4, "wings", True),
     _t("finned_swordfish", "Finned Swordfish", "fish", 200, "Unfair", 7.0, 4, "fish"),
     _t("multi_colours", "Multi Colours", "colouring", 200, "Hard", 7.0, 4, "colouring"),
     _t("sashimi_swordfish", "Sashimi Swordfish", "fish", 240, "Unfair", 7.0, 4, "fish"),
-    _t("finned_jellyfish", "Finned Jellyfish", "fish", 250, "Unfair", 7.2, 4, "fish"),
-    _t("sashimi_jellyfish", "Sashimi Jellyfish", "fish", 260, "Unfair", 7.2, 4, "fish"),
-    _t("x_chain", "X-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
-    _t("xy_chain", "XY-Chain", "chains", 260, "Unfair", 7.0, 5, "chains", True),
     _t("sue_de_coq", "Sue de Coq", "als", 250, "Unfair", 7.0, 5, "als"),
     _t("nice_loop", "Nice Loop / AIC", "chains", 280, "Unfair", 7.0, 5, "chains", True),
+    _t("finned_jellyfish", "Finned Jellyfish", "fish", 250, "Unfair", 7.2, 4, "fish"),
+    _t("sashimi_jellyfish", "Sashimi Jellyfish", "fish", 260, "Unfair", 7.2, 4, "fish"),
     _t("grouped_nice_loop", "Grouped Nice Loop / AIC", "chains", 300, "Unfair", 7.3, 5, "chains", True),
     _t("als_xz", "ALS-XZ", "als", 300, "Unfair", 7.5, 5, "als"),
     _t("als_xy_wing", "ALS-XY-Wing", "als", 320, "Unfair", 7.6, 5, "als"),
@@ -119,6 +120,24 @@ CATALOGUE: tuple[Technique, ...] = (
 )
 
 BY_ID: dict[str, Technique] = {t.id: t for t in CATALOGUE}
+
+
+def length_bonus(length: int) -> float:
+    """What Sudoku Explainer adds to a chain's base rating for its length: 0.1 for each threshold it exceeds, the
+    thresholds growing alternately by 3/2 and 4/3 from 4 (4, 6, 8, 12, 16, 24, 32, ...)."""
+    bonus, ceiling, grow_by_half = 0.0, 4, True
+    while length > ceiling:
+        bonus += 0.1
+        ceiling = ceiling * 3 // 2 if grow_by_half else ceiling * 4 // 3
+        grow_by_half = not grow_by_half
+    return round(bonus, 1)
+
+
+def step_se(step: Step) -> float:
+    """The SE-style rating of one step: its technique's rating plus, for a chain, the length bonus."""
+    entry = BY_ID[step.technique]
+    bonus = length_bonus(step.length) if entry.chain_like else 0.0
+    return round(entry.se_rating + bonus, 1)
 
 
 def technique(technique_id: str) -> Technique:

@@ -45,24 +45,39 @@ def warm_up() -> None:
         trace(Board([0] * 81, [0x1FF] * 81), techniques)
 
 
+# A run of techniques in order, all with compiled finders (True) or all without (False).
+Segment = tuple[bool, list[Technique]]
+
+
+def segments(techniques: Sequence[Technique]) -> list[Segment]:
+    """The techniques cut into runs of those with and without compiled finders (one run of Python finders where
+    the compiled ones do not run)."""
+    runs: list[Segment] = []
+    fast = available()
+    for tech in techniques:
+        kind = fast and tech.id in CODES
+        if runs and runs[-1][0] == kind:
+            runs[-1][1].append(tech)
+        else:
+            runs.append((kind, [tech]))
+    return runs
+
+
 def leading(techniques: Sequence[Technique]) -> int:
     """How many of the first techniques have compiled finders (0 where they do not run)."""
-    if not available():
-        return 0
-    count = 0
-    while count < len(techniques) and techniques[count].id in CODES:
-        count += 1
-    return count
+    runs = segments(techniques)
+    return len(runs[0][1]) if runs and runs[0][0] else 0
 
 
-def run(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Technique]]:
+def run(board: Board, techniques: Sequence[Technique], limit: int = 729) -> tuple[int, list[Technique]]:
     """Follow the trace over the singles and ``techniques`` (all compiled) on ``board``, changed in place.
 
-    Returns how it ended (SOLVED; STUCK: no single is left and none of the techniques applies; BROKEN: the
-    singles meet a contradiction, the board left as it was before them) and the techniques of the steps it took
-    other than singles, in order.
+    Returns how it ended (SOLVED; STUCK: no single is left and none of the techniques applies, or ``limit`` steps
+    other than singles were taken; BROKEN: the singles meet a contradiction, the board left as it was before them)
+    and the techniques of the steps it took other than singles, in order.
     """
-    status, taken, cand = _run_kernel(_search_py.encode(board.values, board.cands), _codes(tuple(techniques)), 729)
+    codes = _codes(tuple(techniques))
+    status, taken, cand = _run_kernel(_search_py.encode(board.values, board.cands), codes, limit)
     board.values, board.cands = _search_py.decode(cand)
     return status, [techniques[k] for k in taken]
 
@@ -76,10 +91,10 @@ def first_eliminations(board: Board, technique: Technique) -> list[tuple[int, in
             if (old & ~new) >> (d - 1) & 1]
 
 
-def trace(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Technique]]:
+def trace(board: Board, techniques: Sequence[Technique], limit: int = 1024) -> tuple[int, list[Technique]]:
     """The logic solver's trace, step by step, on ``board`` (changed in place) while its next step is a single or
-    one of ``techniques`` (all compiled): SOLVED or STUCK (no single left and none of them applies), and the
-    techniques of the steps taken, singles included, in order."""
+    one of ``techniques`` (all compiled), for at most ``limit`` steps: SOLVED or STUCK (no single left and none of
+    them applies, or the limit reached), and the techniques of the steps taken, singles included, in order."""
     import numpy as np
 
     from .. import _finders_numba  # needs numba: imported on first use
@@ -87,7 +102,7 @@ def trace(board: Board, techniques: Sequence[Technique]) -> tuple[int, list[Tech
     values = np.asarray(board.values, dtype=np.int8)
     cm = np.asarray(board.cands, dtype=np.int32)
     log = np.empty(1024, dtype=np.int32)  # at most 81 placements and 729 removals
-    status, steps = _finders_numba.trace(values, cm, _codes(tuple(techniques)), log, 1024)
+    status, steps = _finders_numba.trace(values, cm, _codes(tuple(techniques)), log, limit)
     board.values, board.cands = values.tolist(), cm.tolist()
     return int(status), [SINGLE_KINDS[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
 

@@ -144,8 +144,12 @@ def test_kernel_trace_stops_on_a_broken_position():
     assert (board.values, board.cands) == before
 
 
-def test_every_compiled_technique_is_in_the_catalogue_in_order():
-    """The kernel's codes follow the catalogue, so a leading run of them is a run of the trace's order."""
-    order = [t.id for t in CATALOGUE if t.id in compiled.CODES]
-    assert order == list(compiled.COMPILED)
-    assert compiled.leading(OTHERS) == len(compiled.COMPILED)
+def test_segments_cut_the_catalogue_into_alternating_runs():
+    """Every compiled technique is in the catalogue; the segments are the techniques in order, in runs that
+    alternate between compiled finders and Python ones, and the leading run is compiled."""
+    assert set(compiled.COMPILED) <= {t.id for t in CATALOGUE}
+    runs = compiled.segments(OTHERS)
+    assert [t for _, techniques in runs for t in techniques] == OTHERS
+    assert all(a[0] != b[0] for a, b in zip(runs, runs[1:]))
+    assert all((t.id in compiled.CODES) == kind for kind, techniques in runs for t in techniques)
+    assert runs[0][0] and compiled.leading(OTHERS) == len(runs[0][1])
