@@ -1,4 +1,5 @@
-"""Technique finders from pointing to BUG+1 compiled by numba, and the traces over them (``run``, ``trace``).
+"""Technique finders from pointing to BUG+1 and the single-digit patterns compiled by numba, and the traces over
+them (``run``, ``trace``).
 
 Each finder looks for the same first application as its Python finder in ``techniques`` (same search order),
 and writes the candidates it removes as masks into ``out`` (int32[81]); a placement is written as the removal of
@@ -42,12 +43,17 @@ _DONE = 0x200
 
 # Per code (a technique's place in ``techniques.compiled.COMPILED``: pointing, claiming, locked pair, naked pair,
 # X-Wing, hidden pair, locked triple, naked triple, Swordfish, hidden triple, XY-Wing, XYZ-Wing, Unique Rectangle
-# types 1, 2, 4 and 3, Hidden Rectangle, naked quad, Jellyfish, hidden quad, BUG+1), the finder family that finds
-# it and the size (or type) it is called with.
-_POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG = range(11)
+# types 1, 2, 4 and 3, Hidden Rectangle, naked quad, Jellyfish, hidden quad, BUG+1, Skyscraper, 2-String Kite,
+# Turbot Fish, Empty Rectangle), the finder family that finds it and the size (or type, or shape) it is called
+# with. A code names a finder only: the traces search the codes in the order they are given.
+_POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG, _CHAIN, _ER = range(13)
+# The shapes of a four-cell single-digit chain A=B-C=D (the _CHAIN family's sizes).
+_SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH = 1, 2, 3
 _FAMILY = np.array([_POINTING, _CLAIMING, _LOCKED, _NAKED, _FISH, _HIDDEN, _LOCKED, _NAKED, _FISH, _HIDDEN, _XY, _XYZ,
-                    _UR, _UR, _UR, _UR, _HR, _NAKED, _FISH, _HIDDEN, _BUG], dtype=np.int32)
-_SIZE = np.array([0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 1, 2, 4, 3, 0, 4, 4, 4, 0], dtype=np.int32)
+                    _UR, _UR, _UR, _UR, _HR, _NAKED, _FISH, _HIDDEN, _BUG, _CHAIN, _CHAIN, _CHAIN, _ER],
+                   dtype=np.int32)
+_SIZE = np.array([0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 1, 2, 4, 3, 0, 4, 4, 4, 0,
+                  _SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH, 0], dtype=np.int32)
 
 # Results of ``run``.
 STUCK, SOLVED, BROKEN = 0, 1, -1
@@ -581,6 +587,172 @@ def _bug_plus_1(cm, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _two_places(cm, unit, bit):  # type: ignore[no-untyped-def]
+    """The unit's two places of the digit, lower cell first, when it has exactly two; else (-1, -1)."""
+    first = -1
+    second = -1
+    for i in range(9):
+        cell = _UNITS[unit, i]
+        if cm[cell] & bit:
+            if first < 0:
+                first = cell
+            elif second < 0:
+                second = cell
+            else:
+                return -1, -1
+    if second < 0:
+        return -1, -1
+    return first, second
+
+
+@njit(cache=True)
+def _links(cm, bit, first, last, ends, units):  # type: ignore[no-untyped-def]
+    """The digit's conjugate pairs in units ``first`` to ``last`` - 1, in the Python finders' order: each pair once,
+    with the first unit holding it, cells into ``ends`` (lower first) and units into ``units``; returns how many."""
+    n = 0
+    for unit in range(first, last):
+        p, q = _two_places(cm, unit, bit)
+        if p < 0:
+            continue
+        new = True
+        for j in range(n):
+            if ends[j, 0] == p and ends[j, 1] == q:
+                new = False
+                break
+        if new:
+            ends[n, 0] = p
+            ends[n, 1] = q
+            units[n] = unit
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _parallel_lines(a, b, c, d, u, v, xwing_too):  # type: ignore[no-untyped-def]
+    """A=B and C=D (links in units u, v) are links in two rows (columns) with B and C in one column (row), A and D
+    not (unless ``xwing_too``: the X-Wing shape counts too)."""
+    if u < 9 and v < 9 and b % 9 == c % 9:
+        return xwing_too or a % 9 != d % 9
+    if 9 <= u < 18 and 9 <= v < 18 and b // 9 == c // 9:
+        return xwing_too or a // 9 != d // 9
+    return False
+
+
+@njit(cache=True)
+def _crossed_in_box(b, c, u, v):  # type: ignore[no-untyped-def]
+    """One link (units u, v) lies in a row, the other in a column, and B and C share a box."""
+    crossed = (u < 9 and 9 <= v < 18) or (9 <= u < 18 and v < 9)
+    return crossed and _UNITS_OF[b, 2] == _UNITS_OF[c, 2]
+
+
+@njit(cache=True)
+def _chain_fits(a, b, c, d, u, v, shape):  # type: ignore[no-untyped-def]
+    """Whether the chain A=B-C=D (links in units u, v) has the shape: Skyscraper, 2-String Kite or Turbot Fish."""
+    if shape == _SKYSCRAPER:
+        return _parallel_lines(a, b, c, d, u, v, False)
+    if shape == _TWO_STRING_KITE:
+        return _crossed_in_box(b, c, u, v)
+    return not (_parallel_lines(a, b, c, d, u, v, True) or _crossed_in_box(b, c, u, v))
+
+
+@njit(cache=True)
+def _chains(cm, out, bit, ends, units, n, shape):  # type: ignore[no-untyped-def]
+    """The first chain A=B-C=D of the shape over two of the n links whose ends A and D both see a place of the
+    digit: pairs of links in order, then each link's two directions (the Python finder's order)."""
+    for i in range(n):
+        p, q, u = ends[i, 0], ends[i, 1], units[i]
+        for j in range(i + 1, n):
+            r, s, v = ends[j, 0], ends[j, 1], units[j]
+            if p == r or p == s or q == r or q == s:  # noqa: SIM109 (plain compares for numba)
+                continue
+            for flip in range(2):
+                a, b = (q, p) if flip else (p, q)
+                for turn in range(2):
+                    c, d = (s, r) if turn else (r, s)
+                    if _SEES[b, c] and _chain_fits(a, b, c, d, u, v, shape) \
+                            and _common_removals(cm, out, a, d, -1, bit):
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _single_digit(cm, out, shape):  # type: ignore[no-untyped-def]
+    """Skyscraper (links in rows, then in columns), 2-String Kite (rows and columns) or Turbot Fish (every house),
+    digit by digit."""
+    ends = np.empty((27, 2), dtype=np.int32)
+    units = np.empty(27, dtype=np.int32)
+    for d in range(9):
+        bit = 1 << d
+        if shape == _SKYSCRAPER:
+            for first in (0, 9):
+                n = _links(cm, bit, first, first + 9, ends, units)
+                if _chains(cm, out, bit, ends, units, n, shape):
+                    return True
+        else:
+            n = _links(cm, bit, 0, 18 if shape == _TWO_STRING_KITE else 27, ends, units)
+            if _chains(cm, out, bit, ends, units, n, shape):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _empty_rectangle(cm, out):  # type: ignore[no-untyped-def]
+    """Empty Rectangle: digit by digit, box by box, its (row, column) crosses in order, then the pairs."""
+    for d in range(9):
+        bit = 1 << d
+        for b in range(9):
+            box = 18 + b
+            count = 0
+            rows = 0
+            cols = 0
+            for i in range(9):
+                cell = _UNITS[box, i]
+                if cm[cell] & bit:
+                    count += 1
+                    rows |= 1 << (cell // 9)
+                    cols |= 1 << (cell % 9)
+            if count < 3 or _POPCOUNT[rows] < 2 or _POPCOUNT[cols] < 2:
+                continue
+            for r in range(9):
+                if not rows >> r & 1:
+                    continue
+                for k in range(9):
+                    if not cols >> k & 1:
+                        continue
+                    crossed = True
+                    for i in range(9):
+                        cell = _UNITS[box, i]
+                        if cm[cell] & bit and cell // 9 != r and cell % 9 != k:
+                            crossed = False
+                    if crossed and _er_pair(cm, out, bit, box, r, k):
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _er_pair(cm, out, bit, box, r, k):  # type: ignore[no-untyped-def]
+    """The first conjugate pair outside the box (columns, then rows) with one end on the box's row r (column k)
+    whose far end's column (row) meets row r (column k) on a place of the digit outside the box: removed there."""
+    for in_row in range(2):
+        for line in range(9):
+            p, q = _two_places(cm, line if in_row else 9 + line, bit)
+            if p < 0 or _UNITS_OF[p, 2] == box or _UNITS_OF[q, 2] == box:
+                continue
+            for flip in range(2):
+                near, far = (q, p) if flip else (p, q)
+                if in_row:
+                    hit = near % 9 == k and far % 9 // 3 != k // 3
+                    target = r * 9 + far % 9
+                else:
+                    hit = near // 9 == r and far // 27 != r // 3
+                    target = far // 9 * 9 + k
+                if hit and cm[target] & bit:
+                    out[target] |= bit
+                    return True
+    return False
+
+
+@njit(cache=True)
 def _find(code, cm, out):  # type: ignore[no-untyped-def]
     """The first application of a compiled technique (by code) written into ``out``; False when none applies."""
     family = _FAMILY[code]
@@ -607,6 +779,10 @@ def _find(code, cm, out):  # type: ignore[no-untyped-def]
         return _unique_rectangle(cm, out, size)
     if family == _HR:
         return _hidden_rectangle(cm, out)
+    if family == _CHAIN:
+        return _single_digit(cm, out, size)
+    if family == _ER:
+        return _empty_rectangle(cm, out)
     return _bug_plus_1(cm, out)
 
 

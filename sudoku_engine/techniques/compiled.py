@@ -1,10 +1,13 @@
-"""Compiled finders for the techniques from pointing to BUG+1, on the numba backend (``_finders_numba``).
+"""Compiled finders for the techniques from pointing to BUG+1, the four single-digit patterns (Skyscraper,
+2-String Kite, Turbot Fish, Empty Rectangle) among them, on the numba backend (``_finders_numba``).
 
 They look for the same first application as the Python finders, so a trace can take its steps of these
 techniques on the kernel and report only which techniques it took (no Step, text or cause): ``run`` places the
 singles at once (the generator's staged rating), ``trace`` takes them one at a time in the Python finders' order
 (the rating's trace, which counts them). Hints and the logic solver keep the Python finders, which say what a
-player reads.
+player reads. None is rated with a length bonus, so a step taken without its Step rates as its technique. A trace runs them
+in segments between techniques on Python finders (``segments``): the leading run free, the later ones one step at a
+time in their place in the order.
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ from .. import _search_py, solver
 from ..board import Board
 from . import BY_ID, Technique
 
-# The compiled techniques, in the order of the kernel's codes.
+# The compiled techniques, in the order of the kernel's codes. The codes only name finders: ``run``, ``trace`` and
+# ``leading`` take the techniques in the order the caller gives (the catalogue's), whatever their codes.
 COMPILED: tuple[str, ...] = (
     "pointing", "claiming", "locked_pair", "naked_pair", "x_wing", "hidden_pair", "locked_triple", "naked_triple",
     "swordfish", "hidden_triple", "xy_wing", "xyz_wing", "unique_rectangle_1", "unique_rectangle_2",
     "unique_rectangle_4", "unique_rectangle_3", "hidden_rectangle", "naked_quad", "jellyfish", "hidden_quad",
-    "bug_plus_1",
+    "bug_plus_1", "skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle",
 )
 CODES: dict[str, int] = {technique_id: code for code, technique_id in enumerate(COMPILED)}
 
