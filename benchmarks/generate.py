@@ -4,10 +4,11 @@ Three figures of issue 5, each printed beside its target:
 
 1. Hit rate at slider 5, 15, ..., 95: ``--calls`` calls per slider value (distinct seeds), each with a budget of
    ``--budget`` seconds (``--top-budget`` above slider 80); the share of calls with |D - target| within the
-   tolerance, the time to a hit (median and p95 over the calls that hit; the p95 over all calls, misses included,
-   beside it) and the median number of evaluations. Every returned puzzle is checked unique with the exact solver,
-   and the D of the first ``--recheck`` puzzles per slider value is recomputed with ``rate`` and compared with the
-   reported value.
+   tolerance, the time to a hit (median, mean and p95 over the calls that hit; the p95 over all calls, misses
+   included, beside it), seed 002's generation cost (the expected time to a hit when a miss is retried with a new
+   seed: the time of all calls over the number of hits) and the median number of evaluations. Every returned
+   puzzle is checked unique with the exact solver, and the D of the first ``--recheck`` puzzles per slider value
+   is recomputed with ``rate`` and compared with the reported value.
 2. Monotony: ``--requests`` requests at slider values drawn uniformly from 0-100 (seeded), same budgets; Spearman
    rho between the slider value and the measured D of the served puzzle.
 3. Peers, in the same run, on comparable levels: for each zone (Easy .. Extreme; its slider span is computed from
@@ -19,7 +20,8 @@ Three figures of issue 5, each printed beside its target:
    pencilmark: its ``time_limit``, checked between attempts, so a call can run past it; the process is killed at
    three times the limits). Printed per level: their median time per puzzle (a failed call counts as infinite;
    when more than half fail, the time they spent gives a lower bound of the ratio) against our median time to a
-   hit, the ratio, and the median D (our rating) of the unique puzzles each produces.
+   hit (our mean and expected time to a hit beside it), the ratio, and the median D (our rating) of the unique
+   puzzles each produces.
 
 Run: ``.venv/bin/python benchmarks/generate.py [--calls N] [--sliders 35,55] [--requests M] [--budget S]
 [--top-budget S2] [--peer-calls K] [--peer-limit L] [--peer-zones Easy,Hard] [--no-peers] [--seed K] [--quick]``;
@@ -159,12 +161,22 @@ def censored_p95(values: Sequence[float]) -> float:
     return ordered[low] + (rank - low) * (ordered[high] - ordered[low])
 
 
+STATISTICS = {"median": statistics.median, "mean": statistics.fmean, "p95": censored_p95}
+
+
 def seconds(values: Sequence[float], statistic: str = "median") -> str:
-    """The median or p95 of times in seconds: '-' without values, 'inf' when censored values reach it."""
+    """The median, mean or p95 of times in seconds: '-' without values, 'inf' when censored values reach it."""
     if not values:
         return "     -"
-    value = statistics.median(values) if statistic == "median" else censored_p95(values)
+    value = STATISTICS[statistic](values)
     return f"{value:6.2f}" if math.isfinite(value) else "   inf"
+
+
+def expected_to_hit(calls: Sequence[Call]) -> float:
+    """Seed 002's generation cost: the expected time to a hit when a miss is retried with a new seed, estimated as
+    the time of all calls over the number of hits (inf without a hit); the mean over hits when every call hits."""
+    hits = sum(c.hit for c in calls)
+    return sum(c.seconds for c in calls) / hits if hits else math.inf
 
 
 def mark(ok: bool) -> str:
@@ -181,8 +193,9 @@ def slider_row(slider: int, calls: Sequence[Call]) -> str:
     evaluations = statistics.median(c.evaluations for c in calls)
     return (f"   {slider:6}  {calls[0].target:8.2f}  {difficulty.zone(calls[0].target):8}"
             f"  {len(hits):3}/{len(calls):<3} {100 * share:5.1f}% {mark(share >= TARGET_HIT_RATE):4}"
-            f"  {seconds(hits)} s {seconds(hits, 'p95')} s {mark(time_ok) if slider <= TOP_SLIDER else '(rep)':5}"
-            f"| {seconds(all_calls, 'p95')} s  {evaluations:8.0f}")
+            f"  {seconds(hits)} s {seconds(hits, 'mean')} s {seconds(hits, 'p95')} s "
+            f"{mark(time_ok) if slider <= TOP_SLIDER else '(rep)':5}"
+            f"| {seconds(all_calls, 'p95')} s  {seconds([expected_to_hit(calls)])} s  {evaluations:10.0f}")
 
 
 def hit_rate(options: argparse.Namespace) -> None:
@@ -191,8 +204,10 @@ def hit_rate(options: argparse.Namespace) -> None:
           f"(budget {options.budget} s, {options.top_budget} s above slider {TOP_SLIDER})")
     print(f"   targets: hits >= {TARGET_HIT_RATE:.0%}; up to slider {TOP_SLIDER}, time to a hit median < "
           f"{TARGET_MEDIAN_S} s and p95 < {TARGET_P95_S} s (above: reported)")
-    print("   slider  target D  zone      hits                time to a hit     | p95, misses  evals")
-    print("                                                     median     p95       | as inf       median")
+    print("   slider  target D  zone      hits                       ti"
+          "me to a hit             | p95, misses expected     evals")
+    print("                                                    median  "
+          "  mean      p95         | as inf      w/ retries  median")
     every: list[Call] = []
     mismatches: list[str] = []
     for slider in options.sliders:
@@ -335,8 +350,10 @@ def peers(options: argparse.Namespace) -> None:
         low, high = spans[zone]
         ours_median = statistics.median(hits) if hits else math.inf
         print(f"   {zone} (slider {low:.1f}-{high:.1f}, D {target_for_slider(low):.2f}-{target_for_slider(high):.2f}):"
-              f" ours {len(hits)}/{len(calls)} hits, time to a hit median {seconds(hits)} s, p95 "
-              f"{seconds(hits, 'p95')} s, median D {statistics.median(c.value for c in calls):.2f}", flush=True)
+              f" ours {len(hits)}/{len(calls)} hits, time to a hit median {seconds(hits)} s, mean "
+              f"{seconds(hits, 'mean')} s, p95 {seconds(hits, 'p95')} s, expected with retries "
+              f"{seconds([expected_to_hit(calls)])} s, median D {statistics.median(c.value for c in calls):.2f}",
+              flush=True)
         if python is None:
             continue
         if "hodoku-py" in available:

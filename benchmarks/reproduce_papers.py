@@ -294,6 +294,14 @@ HSOLVE_NOTES = [
     "m(B) (sigma / sqrt(20) / mean); both are shown.",
     "The paper's 800 externally graded puzzles are not available; menneske.no's eight grades below Impossible "
     "stand in for its 8 grades, so the gamma is compared across different puzzles and grading sites.",
+    "Levels (section 2.2): k levels are the k percentile intervals of equal size of a reference sample's "
+    "difficulty (the paper's 1000 boards). `sudoku_engine.levels` gives the k - 1 cut points (quantiles "
+    "interpolated linearly, numpy's default) and a value's level; `sudoku-engine rate --levels K --reference FILE "
+    "--level-metric hsolve` adds the level of m(B) to each record (any other measure of the record too).",
+    "Generation cost (section 2.2): the paper counts the expected time to find a puzzle of the desired level. "
+    "`benchmarks/generate.py` prints it for the project's own levels (slider values of D): beside the median "
+    "time to a hit, the mean over the calls that hit and the expected time when a miss is retried with a new "
+    "seed (the time of all calls over the number of hits).",
 ]
 
 
@@ -419,7 +427,9 @@ SIMONIS_LEAD = (
     "Paper, Tables 4 and 5: percentage of puzzles each propagation scheme solves without search, on its [43], "
     "the 7,611 17-clue puzzles known in 2005, and [44], magictour top100. Ours: `{clue17}` ({which}) and all of "
     "`{top100}` (the same 100 puzzles as the paper's). HACSC3 has no column in the paper; shaving is one sweep, as "
-    "in the paper."
+    "in the paper. Table 7, the paper's reduction summary, on the same top100: the locally minimal puzzles and "
+    "the givens left by committed-choice reduction (givens tried once each in reading order, as `sudoku-engine "
+    "reduce` does)."
 )
 SIMONIS_EXPLAINED = {
     (simonis.CLUE17, "FCI"): (
@@ -481,14 +491,27 @@ def simonis_notes(figures: list[Figure]) -> list[str]:
     return notes
 
 
+def reduction_lines() -> list[Line]:
+    """Table 7's top100 row: locally minimal puzzles, and the givens after reduction, paper beside ours."""
+    ours, paper = simonis.reduction_figures(), simonis.PAPER_REDUCTION
+    n = str(ours["instances"])
+    return [
+        Line("Table 7: locally minimal puzzles", simonis.TOP100, n, str(paper["locally_minimal"]),
+             str(ours["locally_minimal"])),
+        Line("Table 7: givens after reduction, min / avg / max", simonis.TOP100, n,
+             f"{paper['min']} / {paper['avg']:.2f} / {paper['max']}",
+             f"{ours['min']} / {ours['avg']:.2f} / {ours['max']}"),
+    ]
+
+
 def simonis_section(sample: int, jobs: int) -> Section:
-    """004 Simonis: Tables 4 and 5, percentage search-free per scheme."""
+    """004 Simonis: Tables 4 and 5, percentage search-free per scheme, and Table 7's top100 row."""
     figures = simonis.rows(sample or None, jobs)
     total = len(simonis.load(simonis.CLUE17, None))
     which = f"all {total:,} puzzles" if not sample or sample >= total else f"{sample:,} puzzles spread evenly"
     lead = [SIMONIS_LEAD.format(clue17=simonis.CLUE17, which=which, top100=simonis.TOP100)]
-    return Section("004 Simonis 2005: Sudoku as a constraint problem (Tables 4 and 5)", lead,
-                   simonis_lines(figures), simonis_notes(figures))
+    return Section("004 Simonis 2005: Sudoku as a constraint problem (Tables 4, 5 and 7)", lead,
+                   simonis_lines(figures) + reduction_lines(), simonis_notes(figures))
 
 
 # The report ------------------------------------------------------------------------------------------------------

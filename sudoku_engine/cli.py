@@ -1,4 +1,4 @@
-"""The command line (DESIGN section 4): ``solve``, ``rate``, ``hint`` and ``generate``.
+"""The command line (DESIGN section 4): ``solve``, ``rate``, ``hint``, ``generate`` and ``reduce``.
 
 Puzzles come as arguments (puzzle text or a file path) or one per line on stdin. Files ending in ``.tsv``
 have a header line; the ``puzzle`` column is read (the first column when no header names it). A bad line
@@ -24,6 +24,8 @@ from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, METRICS, generate, ge
 from .grid import InvalidPuzzle, format_values, parse_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
+from .levels import Levels, percentile_levels
+from .metrics import simonis
 from .rating import NotUnique, rate
 from .slider import target_for_slider
 from .solver import solve_count
@@ -182,24 +184,143 @@ class _Progress:
             self.err.flush()
 
 
-def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Rate each input puzzle (over ``--jobs`` processes), in input order; 2 when any input was bad."""
-    bad: list[int] = []
-    if options.jobs > 1:
-        warm_up()  # load or compile the kernels once, before the workers are forked
-    progress = _Progress(err, "rated")
+# Where each measure ``rate --level-metric`` can level by sits in a rate record, and the seed measure it needs.
+LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
+    "D": ("D",), "se_like": ("se_like",), "call_count": ("metrics", "call_count"), "hsolve": ("metrics", "hsolve"),
+    "entropy": ("metrics", "entropy"), "guesses": ("metrics", "findling", "guesses"),
+}
+LEVEL_MEASURE = {"call_count": "call_count", "hsolve": "hsolve", "entropy": "r_reduction", "guesses": "findling"}
+
+
+def _level_value(record: object, metric: str) -> float | None:
+    """The metric's value in a rate record, or None when the record does not hold it as a finite number."""
+    value = record
+    for key in LEVEL_FIELDS[metric]:
+        value = value.get(key) if isinstance(value, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _rated(
+    options: argparse.Namespace, puzzles: Sequence[str], err: TextIO, bad: list[int], label: str
+) -> Iterator[tuple[InputLine, dict[str, object]]]:
+    """Rate records of the puzzles in input order (over ``--jobs`` processes); each failure is one stderr line."""
+    progress = _Progress(err, label)
     rate_one = partial(_rate_item, timeout=options.timeout, measures=options.measures)
-    for item, result in _mapped(rate_one, _parsed_inputs(options.puzzles, err, bad), options.jobs):
+    for item, result in _mapped(rate_one, _parsed_inputs(puzzles, err, bad), options.jobs):
         progress.tick()
         if isinstance(result, str):
             bad.append(1)
             err.write(f"error: {item.source}:{item.line}: {result}\n")
-        elif options.jsonl:
+        else:
+            yield item, result
+    progress.close()
+
+
+def _reference_records(source: str, text: str, err: TextIO, bad: list[int]) -> Iterator[tuple[InputLine, object]]:
+    """The records of ``rate --jsonl`` output; a line that is not JSON is one stderr line."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield InputLine(source, number, line), json.loads(line)
+        except json.JSONDecodeError:
+            bad.append(1)
+            err.write(f"error: {source}:{number}: not a JSON record\n")
+
+
+def _reference_levels(options: argparse.Namespace, err: TextIO, bad: list[int]) -> Levels | str:
+    """Seed 002's levels from ``--reference``: rate records (``.jsonl``) or puzzles rated here; or why not."""
+    path = Path(options.reference)
+    if not path.is_file():
+        return f"{options.reference}: no such file"
+    records: Iterable[tuple[InputLine, object]]
+    if path.suffix == ".jsonl":
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return f"{options.reference}: cannot read: {exc.strerror or exc}"
+        records = _reference_records(options.reference, text, err, bad)
+    else:
+        records = _rated(options, [options.reference], err, bad, "reference rated")
+    values = []
+    for item, record in records:
+        value = _level_value(record, options.level_metric)
+        if value is None:
+            bad.append(1)
+            err.write(f"error: {item.source}:{item.line}: no {options.level_metric} value in the rating\n")
+        else:
+            values.append(value)
+    if not values:
+        return f"{options.reference}: no {options.level_metric} value to make the reference from"
+    return percentile_levels(values, options.levels)
+
+
+def _level_options_error(options: argparse.Namespace) -> str | None:
+    """Why ``--levels``, ``--reference`` and ``--level-metric`` do not go together with ``--measures``, or None."""
+    if (options.levels is None) != (options.reference is None):
+        return "--levels and --reference go together"
+    needed = LEVEL_MEASURE.get(options.level_metric)
+    if options.levels is None or needed is None:
+        return None
+    taking = [name for name, taken in MEASURE_SETS.items() if taken is True or (taken and needed in taken)]
+    if options.measures not in taking:
+        return f"--level-metric {options.level_metric} needs --measures {' or '.join(taking)}"
+    return None
+
+
+def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Rate each input puzzle (over ``--jobs`` processes), in input order; 2 when any input was bad.
+
+    With ``--levels K --reference FILE`` each record gets its seed 002 level (1..K) of ``--level-metric``.
+    """
+    problem = _level_options_error(options)
+    if problem:
+        err.write(f"error: {problem}\n")
+        return EXIT_BAD_INPUT
+    bad: list[int] = []
+    if options.jobs > 1:
+        warm_up()  # load or compile the kernels once, before the workers are forked
+    levels: Levels | None = None
+    if options.levels is not None:
+        made = _reference_levels(options, err, bad)
+        if isinstance(made, str):
+            err.write(f"error: {made}\n")
+            return EXIT_BAD_INPUT
+        levels = made
+    columns = ["puzzle", "se_like", "hodoku_like", "hodoku_level", "hardest_technique"]
+    for _item, result in _rated(options, options.puzzles, err, bad, "rated"):
+        if levels is not None:
+            value = _level_value(result, options.level_metric)
+            result["level"] = None if value is None else levels.level(value)
+        if options.jsonl:
             _emit(out, json.dumps(result))
         else:
-            _emit(out, "\t".join(str(result[key]) for key in
-                                 ("puzzle", "se_like", "hodoku_like", "hodoku_level", "hardest_technique")))
-    progress.close()
+            _emit(out, "\t".join(str(result[key]) for key in columns + ["level"] * (levels is not None)))
+    return EXIT_BAD_INPUT if bad else 0
+
+
+def _reduce_record(values: tuple[int, ...], seed: int | None) -> dict[str, object] | str:
+    """The JSON record of ``reduce`` for one puzzle, or why it cannot be reduced."""
+    solutions = solve_count(values, limit=2)[0]
+    if solutions != 1:
+        return "the puzzle has no solution" if solutions == 0 else "the puzzle has more than one solution"
+    reduced = simonis.reduce(values, seed=seed)
+    return {"puzzle": format_values(values), "reduced": str(reduced), "givens_before": sum(1 for v in values if v),
+            "givens_after": reduced.givens, "seed": seed}
+
+
+def run_reduce(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Reduce each input puzzle to a locally minimal one with the same solution; 2 when any input was bad."""
+    bad: list[int] = []
+    for item, values in _parsed_inputs(options.puzzles, err, bad):
+        record = _reduce_record(values, options.seed)
+        if isinstance(record, str):
+            bad.append(1)
+            err.write(f"error: {item.source}:{item.line}: {record}\n")
+        else:
+            _emit(out, json.dumps(record) if options.jsonl else str(record["reduced"]))
     return EXIT_BAD_INPUT if bad else 0
 
 
@@ -221,19 +342,27 @@ def _generate_item(index: int, options: argparse.Namespace) -> dict[str, object]
     symmetric = pattern == "symmetric"
     if options.target is None:
         started = time.perf_counter()
-        made = generate_puzzle(seed=seed, givens=options.givens, symmetric=symmetric)
-        return {"puzzle": str(made.puzzle), "solution": str(made.solution), "givens": made.puzzle.givens,
-                "seed": made.seed, "pattern": pattern, "ms": round((time.perf_counter() - started) * 1000, 2)}
+        made = generate_puzzle(seed=seed, givens=options.givens, symmetric=symmetric, scheme=options.scheme)
+        record: dict[str, object] = {
+            "puzzle": str(made.puzzle), "solution": str(made.solution), "givens": made.puzzle.givens,
+            "seed": made.seed, "pattern": pattern,
+        }
+        if options.scheme is not None:
+            record["scheme"] = options.scheme
+        return {**record, "ms": round((time.perf_counter() - started) * 1000, 2)}
     found = generate(options.target, options.tolerance, seed, options.budget, metric=options.metric,
                      symmetric=symmetric)
-    record = found.as_dict()
+    targeted = found.as_dict()
     if options.slider is not None:
-        record = {"slider": options.slider, **record}
-    return {**record, "pattern": pattern}
+        targeted = {"slider": options.slider, **targeted}
+    return {**targeted, "pattern": pattern}
 
 
 def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Generate ``--count`` puzzles (over ``--jobs`` processes); puzzle i of a seeded run uses seed ``K + i``."""
+    if options.scheme is not None and (options.target is not None or options.slider is not None):
+        err.write("error: --scheme digs a search-free puzzle; it does not take --target or --slider\n")
+        return EXIT_BAD_INPUT
     if options.slider is not None:
         if options.metric != "D":
             err.write("error: --slider sets a target D; use --target with --metric\n")
@@ -317,6 +446,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--measures", choices=tuple(MEASURE_SETS), default="all",
         help="seed measures to take: all (default), d (those D reads, without the slow hsolve) or none",
     )
+    rate_command.add_argument(
+        "--levels", type=_ranged_int(1, 1000), metavar="K",
+        help="add a level 1..K: K intervals of equal share of the --reference ratings (seed 002)",
+    )
+    rate_command.add_argument(
+        "--reference", metavar="FILE",
+        help="the reference sample for --levels: rate --jsonl records (.jsonl), or puzzles rated here first",
+    )
+    rate_command.add_argument(
+        "--level-metric", choices=tuple(LEVEL_FIELDS), default="D", help="the measure --levels divides (default D)"
+    )
     rate_command.set_defaults(run=run_rate)
 
     hint_command = commands.add_parser("hint", help="the hint ladder for a position of a puzzle")
@@ -347,8 +487,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--pattern", choices=("symmetric", "free"),
         help="clue pattern (default: symmetric, or free with --target/--slider, where it hits more often)",
     )
+    generate_command.add_argument(
+        "--scheme", choices=simonis.SCHEMES + simonis.EXTRA_SCHEMES,
+        help="dig while this propagation scheme solves the puzzle without search (seed 004, section 8)",
+    )
     generate_command.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
     generate_command.set_defaults(run=run_generate)
+
+    reduce_command = commands.add_parser(
+        "reduce", help="remove redundant givens until the puzzle is locally minimal (same solution; seed 004)"
+    )
+    reduce_command.add_argument(
+        "puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)"
+    )
+    reduce_command.add_argument("--seed", type=_ranged_int(0, 2**63 - 1),
+                                help="try the givens in an order shuffled by this seed (default: reading order)")
+    reduce_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
+    reduce_command.set_defaults(run=run_reduce)
     return parser
 
 

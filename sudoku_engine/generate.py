@@ -7,6 +7,14 @@ does so after later removals, since fewer givens never remove solutions. With th
 are removed in pairs mirrored through the centre, so the result is minimal with respect to pairs. The dig can
 stop early at a requested number of givens.
 
+Search-free dig (section 8: approach 3 can also "find search-free puzzles ... that can not be further reduced
+without loosing the search free property"): a removal is kept only while a chosen propagation scheme of
+``metrics.simonis`` still solves the puzzle without search. A puzzle a scheme solves has one solution
+(propagation removes no digit of any solution, and leaves one digit in every cell), so no search checks
+uniqueness. A scheme's fixpoint only grows as givens go (a shave's trials too, so its work cap is reached no
+later), so a removal the scheme fails on still fails after later removals: one pass yields a puzzle from which
+no further given (mirrored pair, when symmetric) can be removed keeping it search-free for that scheme.
+
 Targeted generation (``generate``) builds on seed 000's hill climbing (section V): moves add, remove or change
 one clue, the cost is the distance of the measure from the target, infinite unless the puzzle has one solution,
 and a move is kept only when it lowers the cost. Departures, to converge fast: the start is not a random set of
@@ -93,22 +101,61 @@ def _removal_order(rng: random.Random, symmetric: bool) -> list[tuple[int, ...]]
     return groups
 
 
-def _dig(solution: Grid, rng: random.Random, symmetric: bool, min_givens: int) -> Iterator[tuple[int, ...]]:
-    """The puzzle after each removal a dig keeps (unique throughout), down to ``min_givens`` givens or minimal."""
+def _search_free_dig(solution: Grid, groups: Sequence[Sequence[int]], min_givens: int, scheme: str) -> list[bool]:
+    """``solver.dig`` with another test: a removal is kept while ``scheme`` solves the puzzle by propagation alone
+    (then it has one solution) and at least ``min_givens`` givens remain; which removals were kept."""
+    from .metrics import simonis
+
+    current = list(solution.values)
+    givens = sum(1 for v in current if v)
+    kept = []
+    for group in groups:
+        keep = givens - len(group) >= min_givens
+        if keep:
+            for c in group:
+                current[c] = 0
+            # The solution is known, so shaving skips the trials of its digits without a search for it.
+            keep = simonis.propagate(simonis.candidates_of(current), scheme, solution=solution.values).solved
+            if keep:
+                givens -= len(group)
+            else:
+                for c in group:
+                    current[c] = solution.values[c]
+        kept.append(keep)
+    return kept
+
+
+def _checked_scheme(scheme: str | None) -> None:
+    """ValueError unless ``scheme`` is None or a propagation scheme of ``metrics.simonis``."""
+    from .metrics import simonis
+
+    known = simonis.SCHEMES + simonis.EXTRA_SCHEMES
+    if scheme is not None and scheme not in known:
+        raise ValueError(f"unknown scheme {scheme!r}: use one of {', '.join(known)}")
+
+
+def _dig(
+    solution: Grid, rng: random.Random, symmetric: bool, min_givens: int, scheme: str | None = None
+) -> Iterator[tuple[int, ...]]:
+    """The puzzle after each removal a dig keeps (unique throughout, search-free for ``scheme`` when given),
+    down to ``min_givens`` givens or minimal."""
     values = list(solution.values)
     order = _removal_order(rng, symmetric)
-    for group, kept in zip(order, dig(values, order, min_givens)):
-        if kept:
+    kept = dig(values, order, min_givens) if scheme is None else _search_free_dig(solution, order, min_givens, scheme)
+    for group, keep in zip(order, kept):
+        if keep:
             for c in group:
                 values[c] = 0
             yield tuple(values)
 
 
 def dig_holes(
-    solution: Grid, rng: random.Random, symmetric: bool = True, min_givens: int = 0
+    solution: Grid, rng: random.Random, symmetric: bool = True, min_givens: int = 0, scheme: str | None = None
 ) -> Grid:
-    """Remove givens from a full grid while the puzzle stays unique, stopping at ``min_givens`` givens."""
-    path = list(_dig(solution, rng, symmetric, min_givens))
+    """Remove givens from a full grid while the puzzle stays unique, stopping at ``min_givens`` givens; with a
+    ``scheme`` (a name of ``metrics.simonis``), while that scheme still solves it without search."""
+    _checked_scheme(scheme)
+    path = list(_dig(solution, rng, symmetric, min_givens, scheme))
     return Grid(path[-1] if path else solution.values)
 
 
@@ -117,15 +164,19 @@ def dig_path(solution: Grid, rng: random.Random, symmetric: bool = True) -> list
     return list(_dig(solution, rng, symmetric, 0))
 
 
-def generate_puzzle(seed: int | None = None, givens: int | None = None, symmetric: bool = True) -> Generated:
-    """A unique puzzle from a seeded random full grid, dug to ``givens`` givens or to local minimality."""
+def generate_puzzle(
+    seed: int | None = None, givens: int | None = None, symmetric: bool = True, scheme: str | None = None
+) -> Generated:
+    """A unique puzzle from a seeded random full grid, dug to ``givens`` givens or to local minimality; with a
+    ``scheme``, search-free for it and minimal for that property (seed 004, section 8)."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     if givens is not None and not 17 <= givens <= 81:
         raise ValueError(f"givens must be between 17 and 81, not {givens}")
+    _checked_scheme(scheme)
     rng = random.Random(seed)
     solution = random_full_grid(rng)
-    puzzle = dig_holes(solution, rng, symmetric, givens or 0)
+    puzzle = dig_holes(solution, rng, symmetric, givens or 0, scheme)
     return Generated(puzzle=puzzle, solution=solution, seed=seed)
 
 

@@ -1,4 +1,5 @@
-"""The command line: solve and generate, their JSON fields, and one stderr line per bad input."""
+"""The command line: solve, generate, reduce and rate's levels, their JSON fields, and one stderr line per bad
+input."""
 
 from __future__ import annotations
 
@@ -7,16 +8,18 @@ import json
 import subprocess
 import sys
 
+import numpy
 import pytest
 
 from sudoku_engine import difficulty
 from sudoku_engine.cli import main
 from sudoku_engine.grid import is_valid_solution, parse_values
 from sudoku_engine.isomorph import canonical
+from sudoku_engine.metrics import simonis
 from sudoku_engine.metrics.fatemi import call_count
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
-from sudoku_engine.solver import count_solutions
+from sudoku_engine.solver import count_solutions, solve
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 EULER_01_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -127,11 +130,154 @@ def test_generate_for_a_seed_measure(capsys, monkeypatch):
     assert record["value"] == round(measured, 3) and record["hit"] and abs(measured - 30) <= 1.5
 
 
+def test_generate_with_a_scheme_digs_search_free_puzzles_minimal_for_it(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, ["generate", "--scheme", "BCI", "--count", "2", "--seed", "4",
+                                               "--pattern", "free", "--jsonl"])
+    records = [json.loads(line) for line in out]
+    assert code == 0 and err == [] and len(records) == 2
+    for record in records:
+        assert set(record) == {"puzzle", "solution", "givens", "seed", "pattern", "scheme", "ms"}
+        assert record["scheme"] == "BCI" and record["pattern"] == "free"
+        puzzle = list(parse_values(record["puzzle"]))
+        assert count_solutions(puzzle) == 1 and str(solve(puzzle)) == record["solution"]
+        assert simonis.bci(puzzle).solved
+        for cell in (c for c in range(81) if puzzle[c]):
+            fewer = list(puzzle)
+            fewer[cell] = 0
+            assert not simonis.bci(fewer).solved
+
+
+def _given_cells(values):
+    """The cells holding a given."""
+    return [c for c in range(81) if values[c]]
+
+
+def test_reduce_gives_a_locally_minimal_subset_with_the_same_solution(capsys, monkeypatch):
+    inputs = [EULER_01, EULER_01_SOLUTION]  # a published puzzle, and the full grid as 81 givens
+    code, out, err = run(capsys, monkeypatch, ["reduce", "--jsonl", *inputs])
+    records = [json.loads(line) for line in out]
+    assert code == 0 and err == [] and len(records) == 2
+    for text, record in zip(inputs, records):
+        given, reduced = parse_values(text), parse_values(record["reduced"])
+        assert set(record) == {"puzzle", "reduced", "givens_before", "givens_after", "seed"}
+        assert record["puzzle"] == text and record["seed"] is None
+        assert (record["givens_before"], record["givens_after"]) == (len(_given_cells(given)),
+                                                                       len(_given_cells(reduced)))
+        assert all(r in (0, g) for r, g in zip(reduced, given))
+        assert count_solutions(reduced) == 1 and solve(reduced) == solve(given)
+        for cell in _given_cells(reduced):
+            fewer = list(reduced)
+            fewer[cell] = 0
+            assert count_solutions(fewer) == 2, f"the given at {cell} is redundant"
+    _, plain, _ = run(capsys, monkeypatch, ["reduce", *inputs])
+    assert plain == [r["reduced"] for r in records]
+
+
+def test_reduce_with_a_seed_is_reproducible_and_the_seed_changes_the_order(capsys, monkeypatch):
+    outputs = {seed: run(capsys, monkeypatch, ["reduce", "--seed", str(seed), "--jsonl", EULER_01_SOLUTION])[1]
+               for seed in (1, 2, 3)}
+    assert run(capsys, monkeypatch, ["reduce", "--seed", "2", "--jsonl", EULER_01_SOLUTION])[1] == outputs[2]
+    records = [json.loads(lines[0]) for lines in outputs.values()]
+    assert [r["seed"] for r in records] == [1, 2, 3]
+    assert len({r["reduced"] for r in records}) > 1
+    for record in records:
+        reduced = parse_values(record["reduced"])
+        assert solve(reduced) == solve(EULER_01_SOLUTION)
+        assert all(count_solutions([0 if c == cell else v for c, v in enumerate(reduced)]) == 2
+                   for cell in _given_cells(reduced))
+
+
+def test_reduce_reports_a_puzzle_without_one_solution_and_goes_on(capsys, monkeypatch):
+    stdin = f"{TWO_SOLUTIONS}\n{EULER_01}\n{NO_SOLUTION}\n12\n{EULER_01}\n"
+    code, out, err = run(capsys, monkeypatch, ["reduce"], stdin)
+    assert code == 2 and len(out) == 2 and out[0] == out[1]
+    assert err == ["error: stdin:1: the puzzle has more than one solution",
+                   "error: stdin:3: the puzzle has no solution",
+                   "error: stdin:4: wrong length: 2 cells, expected 81"]
+
+
+def _expected_level(value, cuts):
+    """The level of a value among cut points: one more than the cuts below it (a value on a cut is below)."""
+    return 1 + sum(1 for cut in cuts if cut < value)
+
+
+def test_rate_levels_from_a_reference_of_records(tmp_path, capsys, monkeypatch, easy50):
+    reference_d = [1.0, 1.2, 1.21, 1.5, 1.6, 2.3, 2.4, 2.6, 3.0, 3.4, 4.2]
+    reference = tmp_path / "reference.jsonl"
+    reference.write_text("".join(json.dumps({"puzzle": "-", "D": d}) + "\n" for d in reference_d))
+    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "none", "--levels", "4", "--reference",
+                                               str(reference), "--jsonl", *easy50[:12]])
+    records = [json.loads(line) for line in out]
+    assert code == 0 and err == [] and len(records) == 12
+    cuts = numpy.percentile(reference_d, [25, 50, 75])
+    assert [r["level"] for r in records] == [_expected_level(r["D"], cuts) for r in records]
+    by_d = sorted(records, key=lambda r: r["D"])
+    assert [r["level"] for r in by_d] == sorted(r["level"] for r in by_d)
+    assert len({r["level"] for r in records}) > 1
+    _, plain, _ = run(capsys, monkeypatch, ["rate", "--measures", "none", "--levels", "4", "--reference",
+                                            str(reference), *easy50[:12]])
+    assert [line.split("\t")[-1] for line in plain] == [str(r["level"]) for r in records]
+
+
+def test_rate_levels_from_a_reference_of_puzzles_rated_first(tmp_path, capsys, monkeypatch, easy50):
+    reference = tmp_path / "reference.txt"
+    reference.write_text("\n".join(easy50[20:40]) + "\n")
+    _, rated, _ = run(capsys, monkeypatch, ["rate", "--measures", "d", "--jsonl", str(reference)])
+    counts = [json.loads(line)["metrics"]["call_count"] for line in rated]
+    cuts = numpy.percentile(counts, [100 / 3, 200 / 3])
+    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "d", "--levels", "3", "--reference",
+                                               str(reference), "--level-metric", "call_count", "--jsonl",
+                                               *easy50[:12]])
+    records = [json.loads(line) for line in out]
+    assert code == 0 and err == [] and len(records) == 12
+    assert [r["level"] for r in records] == [_expected_level(r["metrics"]["call_count"], cuts) for r in records]
+    assert len({r["level"] for r in records}) > 1
+
+
+def test_rate_levels_report_bad_reference_lines_and_go_on(tmp_path, capsys, monkeypatch):
+    reference = tmp_path / "reference.jsonl"
+    reference.write_text('{"D": 2.0}\nnot json\n\n{"D": "hard"}\n{"D": 4.0}\n')
+    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "none", "--levels", "2", "--reference",
+                                               str(reference), "--jsonl", EULER_01])
+    assert code == 2 and err == [f"error: {reference}:2: not a JSON record",
+                                 f"error: {reference}:4: no D value in the rating"]
+    record = json.loads(out[0])
+    assert record["level"] == _expected_level(record["D"], [3.0])
+
+
+def test_rate_levels_leave_a_record_without_the_measure_unleveled(tmp_path, capsys, monkeypatch):
+    reference = tmp_path / "reference.jsonl"
+    reference.write_text('{"metrics": {"call_count": 5.0}}\n{"metrics": {"call_count": 9.0}}\n')
+    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "d", "--timeout", "1e-9", "--levels", "2",
+                                               "--reference", str(reference), "--level-metric", "call_count",
+                                               "--jsonl", EULER_01])
+    record = json.loads(out[0])
+    assert code == 0 and err == []
+    assert record["timeout"] and record["metrics"]["call_count"] is None and record["level"] is None
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["rate", "--levels", "3", EULER_01], "--levels and --reference go together"),
+        (["rate", "--reference", "ref.jsonl", EULER_01], "--levels and --reference go together"),
+        (["rate", "--levels", "3", "--reference", "nowhere.jsonl", EULER_01], "nowhere.jsonl: no such file"),
+        (["rate", "--measures", "d", "--levels", "3", "--reference", "r.jsonl", "--level-metric", "hsolve", EULER_01],
+         "--level-metric hsolve needs --measures all"),
+    ],
+)
+def test_rate_level_option_problems_are_one_line_and_exit_2(capsys, monkeypatch, argv, message):
+    code, out, err = run(capsys, monkeypatch, argv)
+    assert code == 2 and out == [] and len(err) == 1 and message in err[0]
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["generate", "--slider", "20", "--metric", "call_count"], "--slider sets a target D"),
         (["generate", "--metric", "hsolve"], "--metric needs --target"),
+        (["generate", "--scheme", "HAC", "--slider", "30"], "--scheme digs a search-free puzzle"),
+        (["generate", "--scheme", "HAC", "--target", "3"], "it does not take --target or --slider"),
     ],
 )
 def test_generate_option_conflicts_are_one_line_and_exit_2(capsys, monkeypatch, argv, message):
@@ -152,6 +298,10 @@ def test_generate_option_conflicts_are_one_line_and_exit_2(capsys, monkeypatch, 
         (["generate", "--target", "4", "--tolerance", "0"], "must be positive, not 0"),
         (["generate", "--target", "4", "--budget", "-1"], "must be positive, not -1"),
         (["generate", "--target", "4", "--metric", "nope"], "invalid choice: 'nope'"),
+        (["generate", "--scheme", "hac"], "invalid choice: 'hac'"),
+        (["reduce", "--seed", "-1", EULER_01], "must be between 0 and"),
+        (["rate", "--levels", "0"], "must be between 1 and 1000, not 0"),
+        (["rate", "--levels", "3", "--level-metric", "nope"], "invalid choice: 'nope'"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         ([], "the following arguments are required: command"),
     ],

@@ -20,6 +20,7 @@ from sudoku_engine.generate import (
 )
 from sudoku_engine.grid import is_valid_solution, parse_values
 from sudoku_engine.isomorph import canonical
+from sudoku_engine.metrics import simonis
 from sudoku_engine.metrics.fatemi import call_count
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import describe, slider_for_d, target_for_slider
@@ -95,6 +96,83 @@ def test_dig_holes_keeps_the_solution():
 def test_givens_out_of_range_are_refused(bad):
     with pytest.raises(ValueError, match="givens"):
         generate_puzzle(seed=1, givens=bad)
+
+
+# Search-free dig (seed 004, section 8) -------------------------------------------------------------------------
+
+
+def _fills_by_singles(values: list[int], hidden: bool) -> bool:
+    """Naked singles (and hidden singles when ``hidden``) until stuck, written apart from the schemes' code: True
+    when the grid fills."""
+    values = list(values)
+    houses = [[9 * r + c for c in range(9)] for r in range(9)] + [[9 * r + c for r in range(9)] for c in range(9)]
+    houses += [[9 * (3 * (b // 3) + i) + 3 * (b % 3) + j for i in range(3) for j in range(3)] for b in range(9)]
+    while not all(values):
+        options = [set(range(1, 10)) - {values[p] for h in houses if c in h for p in h} if not values[c] else set()
+                   for c in range(81)]
+        moves = {c: min(options[c]) for c in range(81) if len(options[c]) == 1}
+        for house in houses if hidden else []:
+            for d in set(range(1, 10)) - {values[c] for c in house}:
+                places = [c for c in house if d in options[c]]
+                if len(places) == 1:
+                    moves.setdefault(places[0], d)
+        if not moves:
+            return False
+        for c, d in moves.items():
+            values[c] = d
+    return True
+
+
+def _removals(puzzle: list[int], symmetric: bool) -> list[list[int]]:
+    """The puzzle with each given (each mirrored pair when symmetric) removed in turn."""
+    out = []
+    for cell in (c for c in range(41 if symmetric else 81) if puzzle[c]):
+        fewer = list(puzzle)
+        fewer[cell] = 0
+        if symmetric:
+            fewer[80 - cell] = 0
+        out.append(fewer)
+    return out
+
+
+@pytest.mark.parametrize(
+    "scheme, seed, symmetric",
+    [("FC", 0, False), ("FC", 1, True), ("FCI", 2, False), ("BC", 3, False), ("BCI", 4, False), ("HAC", 5, False),
+     ("HACS", 6, True), ("HAC3", 7, False), ("FCV", 8, False), ("BCV", 9, False)],
+)
+def test_search_free_dig_is_solved_by_its_scheme_unique_and_minimal_for_it(scheme, seed, symmetric):
+    made = generate_puzzle(seed=seed, symmetric=symmetric, scheme=scheme)
+    puzzle = list(made.puzzle.values)
+    assert is_valid_solution(puzzle, made.solution.values)
+    assert solver.count_solutions(puzzle) == 1
+    assert simonis.run_scheme(puzzle, scheme).solved
+    for fewer in _removals(puzzle, symmetric):
+        assert not simonis.run_scheme(fewer, scheme).solved, "a further given could go, search-free still"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_forward_checking_digs_are_naked_singles_puzzles_checked_by_a_separate_solver(seed):
+    """FC is naked singles, FCI adds hidden singles: the dug puzzles fill by those singles, and with any one given
+    less they do not (by a solver written here)."""
+    for scheme, hidden in (("FC", False), ("FCI", True)):
+        puzzle = list(generate_puzzle(seed=seed, symmetric=False, scheme=scheme).puzzle.values)
+        assert _fills_by_singles(puzzle, hidden)
+        assert not any(_fills_by_singles(fewer, hidden) for fewer in _removals(puzzle, symmetric=False))
+
+
+def test_search_free_dig_stops_at_the_requested_givens_and_keeps_the_grid():
+    rng_seed = 12
+    plain = generate_puzzle(seed=rng_seed, symmetric=False)
+    made = generate_puzzle(seed=rng_seed, givens=40, symmetric=False, scheme="HAC")
+    assert made.solution == plain.solution  # the same seeded grid and removal order
+    assert made.puzzle.givens == 40 and simonis.hac(made.puzzle).solved
+
+
+def test_search_free_dig_refuses_an_unknown_scheme():
+    with pytest.raises(ValueError, match="unknown scheme 'XYZ'"):
+        generate_puzzle(seed=1, scheme="XYZ")
+    with pytest.raises(ValueError, match="unknown scheme"):
+        dig_holes(random_full_grid(random.Random(1)), random.Random(2), scheme="hac")
 
 
 # Targeted generation -----------------------------------------------------------------------------------------

@@ -25,4 +25,5 @@ def test_reproduce_papers_quick_run_writes_the_report(tmp_path):
     assert report.count("| measure | data set | n | paper | ours | note |") >= 5
     # the papers' own figures stand beside ours: Simonis's FCI on 17-clue puzzles and top100's HACV
     assert "| Table 4: FCI, % search-free | `tdoku_17clue_even.txt` |" in report and "| 48.69 |" in report
+    assert "| Table 7: locally minimal puzzles | `magictour_top100.txt` | 100 | 82 |" in report
     assert "Smoke run" in report

@@ -146,15 +146,20 @@ def variants(sample: int) -> None:
     print("  (BCZ/BCIZ: textbook bounds consistency; FCV*/BCV*/HACV*: shaving swept until nothing changes)")
 
 
-def reduction() -> None:
-    """Table 7's top100 row: locally minimal puzzles and givens after reduction."""
+def reduction_figures() -> dict[str, float]:
+    """Table 7's top100 row, ours: puzzles, the locally minimal ones, and givens after reduction in reading order."""
     puzzles = load(TOP100, None)
-    minimal = sum(simonis.is_locally_minimal(p) for p in puzzles)
     sizes = [simonis.reduce(p).givens for p in puzzles]
-    paper = PAPER_REDUCTION
+    return {"instances": len(puzzles), "locally_minimal": sum(simonis.is_locally_minimal(p) for p in puzzles),
+            "min": min(sizes), "avg": statistics.mean(sizes), "max": max(sizes)}
+
+
+def reduction() -> None:
+    """Print Table 7's top100 row beside the paper's."""
+    ours, paper = reduction_figures(), PAPER_REDUCTION
     print("\nTable 7, top100 (reduction in reading order)")
-    print(f"  ours : {len(puzzles)} puzzles, {minimal} locally minimal, reduced givens min {min(sizes)} "
-          f"avg {statistics.mean(sizes):.2f} max {max(sizes)}")
+    print(f"  ours : {ours['instances']} puzzles, {ours['locally_minimal']} locally minimal, reduced givens min "
+          f"{ours['min']} avg {ours['avg']:.2f} max {ours['max']}")
     print(f"  paper: {paper['instances']} puzzles, {paper['locally_minimal']} locally minimal, reduced givens "
           f"min {paper['min']} avg {paper['avg']} max {paper['max']}")
 

@@ -36,7 +36,8 @@ Shaving never tries the value of a known solution (that trial cannot fail: the s
 fixpoint), and across sweeps skips a trial whose earlier fixpoint is still inside the current domains.
 
 Also: ``is_well_posed`` (Definition 3), ``is_locally_minimal`` (Definition 4; removing one given suffices,
-since removing more only adds solutions) and ``reduce`` (section 7, Table 7: committed-choice hint removal).
+since removing more only adds solutions) and ``reduce`` (section 7, Table 7: committed-choice hint removal; the
+``reduce`` command). Section 8's generator, dug while a scheme stays search-free, is ``generate``'s ``scheme``.
 
 Where this departs from the paper, and why:
 - BC follows the ECLiPSe algorithm, not textbook bounds consistency, which solves about 1% of 17-clue puzzles
