@@ -5,9 +5,9 @@ They look for the same first application as the Python finders, so a trace can t
 techniques on the kernel and report only which techniques it took (no Step, text or cause): ``run`` places the
 singles at once (the generator's staged rating), ``trace`` takes them one at a time in the Python finders' order
 (the rating's trace, which counts them). Hints and the logic solver keep the Python finders, which say what a
-player reads. None is rated with a length bonus, so a step taken without its Step rates as its technique. A trace runs them
-in segments between techniques on Python finders (``segments``): the leading run free, the later ones one step at a
-time in their place in the order.
+player reads. None is rated with a length bonus, so a step taken without its Step rates as its technique. A trace
+runs them in segments between techniques on Python finders (``segments``): the leading run free, the later ones
+one step at a time in their place in the order.
 """
 
 from __future__ import annotations
