@@ -883,11 +883,37 @@ def _single(values, cm):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def trace(values, cm, codes, log, limit):  # type: ignore[no-untyped-def]
+def options(values, cm):  # type: ignore[no-untyped-def]
+    """How many cells are empty, and how many of them a naked or hidden single could fill right now."""
+    empty = 0
+    single = np.zeros(81, dtype=np.bool_)
+    for cell in range(81):
+        if not values[cell]:
+            empty += 1
+            if _POPCOUNT[cm[cell]] == 1:
+                single[cell] = True
+    for unit in range(27):
+        once = 0
+        twice = 0
+        for i in range(9):
+            mask = cm[_UNITS[unit, i]]
+            twice |= once & mask
+            once |= mask
+        hidden = once & ~twice
+        if hidden:
+            for i in range(9):
+                if cm[_UNITS[unit, i]] & hidden:
+                    single[_UNITS[unit, i]] = True
+    return empty, single.sum()
+
+
+@njit(cache=True)
+def trace(values, cm, codes, log, opened, limit):  # type: ignore[no-untyped-def]
     """The logic solver's trace step by step on ``values`` and ``cm`` (a Board's lists, changed in place): a
     single when one is left (in the Python finders' order), else the first of the compiled techniques ``codes``
     that applies, for at most ``limit`` steps. Each step's kind goes into ``log``: 0-3 the singles (as
-    ``_single``), 4 + k the k-th of ``codes``. Returns (SOLVED or STUCK, steps logged)."""
+    ``_single``), 4 + k the k-th of ``codes``; and into ``opened[step]`` the ``options`` of the position it was
+    taken in. Returns (SOLVED or STUCK, steps logged)."""
     out = np.empty(81, dtype=np.int32)
     steps = 0
     while steps < limit:
@@ -898,6 +924,7 @@ def trace(values, cm, codes, log, limit):  # type: ignore[no-untyped-def]
                 break
         if solved:
             return SOLVED, steps
+        opened[steps, 0], opened[steps, 1] = options(values, cm)
         kind, cell, digit = _single(values, cm)
         if kind >= 0:
             _place(values, cm, cell, digit)

@@ -165,8 +165,8 @@ def test_rate_command_timeout_marks_the_record(capsys):
 
 def test_the_measures_d_reads_give_the_same_d_without_hsolve():
     """Taking only difficulty.MEASURES leaves hsolve out and D unchanged; a wrong name is refused."""
-    full = rate(HARD_SE_9)
-    lean = rate(HARD_SE_9, measures=difficulty.MEASURES)
+    full = rate(HARD_SE_9, measures=True)
+    lean = rate(HARD_SE_9)
     assert full.metrics.hsolve is not None and lean.metrics.hsolve is None
     assert lean.d == full.d and lean.metrics.call_count == full.metrics.call_count
     with pytest.raises(ValueError, match="unknown measures: shoelace"):
@@ -174,9 +174,13 @@ def test_the_measures_d_reads_give_the_same_d_without_hsolve():
 
 
 def test_rate_command_measures_option(capsys):
-    assert main(["rate", "--jsonl", "--measures", "d", HARD_SE_9]) == 0
-    record = json.loads(capsys.readouterr().out)
-    assert record["metrics"]["hsolve"] is None and record["metrics"]["call_count"] is not None
+    """By default the command takes the measures D reads; ``all`` adds hsolve; ``none`` takes none."""
+    for default in ([], ["--measures", "d"]):
+        assert main(["rate", "--jsonl", *default, HARD_SE_9]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["metrics"]["hsolve"] is None and record["metrics"]["call_count"] is not None
+    assert main(["rate", "--jsonl", "--measures", "all", HARD_SE_9]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["hsolve"] is not None
     assert main(["rate", "--jsonl", "--measures", "none", HARD_SE_9]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["metrics"]["call_count"] is None and record["D"] > 0

@@ -19,13 +19,13 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
 
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
-    3  X-Wing, Swordfish, Jellyfish, XY-Wing, XYZ-Wing, unique rectangles    basic fish, wings, quads,
-       1-4, hidden rectangle, naked/hidden quad, BUG+1                       uniqueness
-    4  Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle, finned and   single-digit patterns, finned
-       sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing               fish, colouring
+    3  X-Wing, Swordfish, Jellyfish, Skyscraper, 2-String Kite, Turbot       basic fish, single-digit
+       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, unique rectangles 1-4,      patterns, wings, quads,
+       hidden rectangle, naked/hidden quad, BUG+1                            uniqueness
+    4  finned and sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing    finned fish, colouring
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
        ALS-XZ, ALS-XY-Wing, ALS chain
-    6  forcing chain, forcing net, bifurcation                               trial and error
+    6  forcing chain, forcing net, nested forcing chain, bifurcation         trial and error
 
 The paper ranks its strategies and lists the configurations checked for each in its Appendix A, which is not
 part of the seed text held with this project: the catalogue's six tiers (ordered like the Sudoku Explainer
@@ -469,6 +469,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("ALS chain", ("als_chain",), als_checks),
     Family("forcing chain", ("forcing_chain",), candidate_checks),
     Family("forcing net", ("forcing_net",), candidate_checks),
+    Family("nested forcing chain", ("nested_forcing_chain",), candidate_checks),
     Family("bifurcation", ("bifurcation",), candidate_checks),
 )
 

@@ -12,6 +12,7 @@ lowest rating, a chain's length bonus included (``step_se``), ties to the techni
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -81,11 +82,11 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("naked_triple", "Naked Triple", "subsets", 80, "Medium", 3.6, 2, "subsets"),
     _t("swordfish", "Swordfish", "fish", 150, "Hard", 3.8, 3, "fish"),
     _t("hidden_triple", "Hidden Triple", "subsets", 100, "Medium", 4.0, 2, "subsets"),
-    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 4.0, 4, "single_digit"),
-    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 4.1, 4, "single_digit"),
-    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 4.2, 4, "single_digit"),
+    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 4.0, 3, "single_digit"),
+    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 4.1, 3, "single_digit"),
+    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 4.2, 3, "single_digit"),
     _t("xy_wing", "XY-Wing", "wings", 160, "Hard", 4.2, 3, "wings"),
-    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 4.3, 4, "single_digit"),
+    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 4.3, 3, "single_digit"),
     _t("xyz_wing", "XYZ-Wing", "wings", 180, "Hard", 4.4, 3, "wings"),
     _t("unique_rectangle_1", "Unique Rectangle Type 1", "uniqueness", 100, "Hard", 4.5, 3, "uniqueness"),
     _t("unique_rectangle_2", "Unique Rectangle Type 2", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
@@ -116,7 +117,8 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("als_chain", "ALS Chain", "als", 340, "Unfair", 7.7, 5, "als", True),
     _t("forcing_chain", "Forcing Chain", "forcing", 500, "Extreme", 8.0, 6, "forcing", True),
     _t("forcing_net", "Forcing Net", "forcing", 700, "Extreme", 8.5, 6, "forcing", True),
-    _t("bifurcation", "Bifurcation", "last_resort", 10000, "Extreme", 9.5, 6, "last_resort"),
+    _t("nested_forcing_chain", "Nested Forcing Chain", "forcing", 2500, "Extreme", 10.0, 6, "nets", True),
+    _t("bifurcation", "Bifurcation", "last_resort", 10000, "Extreme", 12.0, 6, "last_resort"),
 )
 
 BY_ID: dict[str, Technique] = {t.id: t for t in CATALOGUE}
@@ -131,6 +133,15 @@ def length_bonus(length: int) -> float:
         ceiling = ceiling * 3 // 2 if grow_by_half else ceiling * 4 // 3
         grow_by_half = not grow_by_half
     return round(bonus, 1)
+
+
+def fine_rating(step: Step) -> float:
+    """``step_se`` with the length bonus left unrounded: 0.2 log2(length / 4) for a chain longer than 4, which
+    meets Sudoku Explainer's bonus at every length 4 x 2^k and orders chains of any two lengths."""
+    entry = BY_ID[step.technique]
+    if not entry.chain_like or step.length <= 4:
+        return entry.se_rating
+    return entry.se_rating + 0.2 * math.log2(step.length / 4)
 
 
 def step_se(step: Step) -> float:

@@ -95,10 +95,13 @@ def first_eliminations(board: Board, technique: Technique) -> list[tuple[int, in
             if (old & ~new) >> (d - 1) & 1]
 
 
-def trace(board: Board, techniques: Sequence[Technique], limit: int = 1024) -> tuple[int, list[Technique]]:
+def trace(
+    board: Board, techniques: Sequence[Technique], limit: int = 1024
+) -> tuple[int, list[Technique], list[tuple[int, int]]]:
     """The logic solver's trace, step by step, on ``board`` (changed in place) while its next step is a single or
     one of ``techniques`` (all compiled), for at most ``limit`` steps: SOLVED or STUCK (no single left and none of
-    them applies, or the limit reached), and the techniques of the steps taken, singles included, in order."""
+    them applies, or the limit reached), the techniques of the steps taken, singles included, in order, and before
+    each step the empty cells and how many of them a single could fill (``logic.options``)."""
     import numpy as np
 
     from .. import _finders_numba  # needs numba: imported on first use
@@ -106,9 +109,11 @@ def trace(board: Board, techniques: Sequence[Technique], limit: int = 1024) -> t
     values = np.asarray(board.values, dtype=np.int8)
     cm = np.asarray(board.cands, dtype=np.int32)
     log = np.empty(1024, dtype=np.int32)  # at most 81 placements and 729 removals
-    status, steps = _finders_numba.trace(values, cm, _codes(tuple(techniques)), log, limit)
+    opened = np.empty((1024, 2), dtype=np.int32)
+    status, steps = _finders_numba.trace(values, cm, _codes(tuple(techniques)), log, opened, limit)
     board.values, board.cands = values.tolist(), cm.tolist()
-    return int(status), [SINGLE_KINDS[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
+    taken = [SINGLE_KINDS[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
+    return int(status), taken, [(int(e), int(s)) for e, s in opened[:steps].tolist()]
 
 
 @cache

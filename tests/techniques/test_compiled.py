@@ -124,7 +124,8 @@ def test_rating_trace_on_the_kernel_is_the_logic_solvers_trace():
     for puzzle in puzzles:
         grid = Grid.parse(puzzle)
         expected = logic.solve(grid)
-        taken, final = logic.technique_trace(grid)
+        traced = logic.technique_trace(grid)
+        taken, final = traced.steps, traced.final
         assert [tech.id for tech, _ in taken] == [step.technique for step in expected.steps], puzzle
         assert expected.final is not None and (final.values, final.cands) == (
             expected.final.values, expected.final.cands), puzzle
@@ -191,7 +192,7 @@ def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps
         assert expected.final is not None
         end = (expected.final.values, expected.final.cands)
         board = Board.from_grid(puzzle)
-        status, taken = compiled.trace(board, others)
+        status, taken, _ = compiled.trace(board, others)
         assert [t.id for t in taken] == [step.technique for step in expected.steps], puzzle
         assert (board.values, board.cands) == end, puzzle
         assert status == (compiled.SOLVED if expected.solved else compiled.STUCK), puzzle
