@@ -16,7 +16,7 @@ from corpus_data import corpus_file
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board
 from sudoku_engine.grid import PEERS, UNITS, UNITS_OF, digits_of
-from sudoku_engine.techniques import CATALOGUE, BY_ID, length_bonus, nets, step_se
+from sudoku_engine.techniques import BY_ID, CATALOGUE, length_bonus, nets, step_se
 
 BEFORE_NESTED = [t for t in CATALOGUE if t.id not in ("nested_forcing_chain", "bifurcation")]
 # forum_hardest_1106_rated.tsv, ER 10.3: forcing nets find nothing at its first stuck point.

@@ -76,11 +76,11 @@ def slider_info() -> ResponseReturnValue:
 
 
 def calibrated(info: dict[str, object]) -> dict[str, object]:
-    """The slider's description with the predicted minutes of the time calibration in force."""
-    intercept, slope, row = calibration_in_force(get_session())
+    """The slider's description with the predicted minutes of the time model in force."""
+    scale, exponent, row = calibration_in_force(get_session())
     if row is None:
         return info
-    minutes = difficulty.predicted_minutes(float(str(info["D"])), intercept, slope)
+    minutes = difficulty.predicted_minutes(float(str(info["effort"])), scale, exponent)
     return {**info, "predicted_minutes": round(minutes, 1)}
 
 
