@@ -20,7 +20,8 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
     3  X-Wing, Swordfish, Jellyfish, XY-Wing, XYZ-Wing, unique rectangles    basic fish, wings, quads,
-       1-4, hidden rectangle, naked/hidden quad, BUG+1                       uniqueness
+       1-6, hidden rectangle, avoidable rectangles 1-2, naked/hidden quad,   uniqueness
+       BUG+1
     4  Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle, finned and   single-digit patterns, finned
        sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing               fish, colouring
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
@@ -45,8 +46,10 @@ Possible applications. Techniques that a person checks on the same configuration
     basic fish of size n            per digit and direction, n base lines each with 2..n places
     XY-Wing                         a bivalue pivot with two bivalue peers each sharing one digit with it
     XYZ-Wing                        a trivalue pivot with two bivalue peers whose digits are among its own
-    rectangles (UR 1-4, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
+    rectangles (UR 1-6, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
                                     digit pair that all four corners hold
+    avoidable rectangles 1, 2       rows r1 r2, columns c1 c2 in exactly two boxes, two or three corners solved
+                                    (not givens), the others empty
     BUG+1                           the whole grid, once
     Skyscraper, Kite, Turbot Fish   per digit, two conjugate pairs (houses with two places; distinct pairs)
     Empty Rectangle                 per digit, a box with 3+ places and a line conjugate pair outside the box
@@ -127,6 +130,7 @@ class View:
     def __init__(self, board: Board) -> None:
         self.values = board.values
         self.cands = board.cands
+        self.givens = board.givens
 
     @cached_property
     def positions(self) -> list[list[int]]:
@@ -317,6 +321,25 @@ def rectangle_checks(view: View) -> int:
     return total
 
 
+def avoidable_rectangle_checks(view: View) -> int:
+    """Avoidable rectangles: every two-box rectangle with two or three corners solved (not givens), the rest empty
+    (none where the givens are not known)."""
+    if view.givens is None:
+        return 0
+    total = 0
+    for r1, r2 in combinations(range(9), 2):
+        same_band = r1 // 3 == r2 // 3
+        for c1, c2 in combinations(range(9), 2):
+            if same_band == (c1 // 3 == c2 // 3):
+                continue  # one box, or four boxes
+            corners = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+            if any(view.givens >> c & 1 for c in corners):
+                continue
+            if 2 <= sum(1 for c in corners if view.values[c]) <= 3:
+                total += 1
+    return total
+
+
 def bug_checks(view: View) -> int:
     """BUG+1: one look at the whole grid."""
     return 1
@@ -446,7 +469,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
     Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
-                          "hidden_rectangle"), rectangle_checks),
+                          "unique_rectangle_5", "unique_rectangle_6", "hidden_rectangle"), rectangle_checks),
+    Family("avoidable rectangles", ("avoidable_rectangle_1", "avoidable_rectangle_2"), avoidable_rectangle_checks),
     Family("naked quads", ("naked_quad",), lambda v: naked_subset_checks(v, 4)),
     Family("hidden quads", ("hidden_quad",), lambda v: hidden_subset_checks(v, 4)),
     Family("BUG+1", ("bug_plus_1",), bug_checks),
