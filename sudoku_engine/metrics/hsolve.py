@@ -23,7 +23,8 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
        1-6, hidden rectangle, avoidable rectangles 1-2, naked/hidden quad,   uniqueness
        BUG+1
     4  Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle, finned and   single-digit patterns, finned
-       sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing               fish, colouring
+       sashimi fish, (finned) Franken X-Wing and Swordfish, Simple/Multi     and Franken fish, colouring
+       Colours, Remote Pair, W-Wing
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
        ALS-XZ, ALS-XY-Wing, ALS chain
     6  forcing chain, forcing net, bifurcation                               trial and error
@@ -54,6 +55,8 @@ Possible applications. Techniques that a person checks on the same configuration
     Skyscraper, Kite, Turbot Fish   per digit, two conjugate pairs (houses with two places; distinct pairs)
     Empty Rectangle                 per digit, a box with 3+ places and a line conjugate pair outside the box
     finned/sashimi fish of size n   per digit and direction, n base lines each with 2..n+3 places
+    (finned) Franken fish of size n per digit and direction, n base houses (rows and boxes, or columns and boxes,
+                                    a line among them) each with 2 places or more
     Simple Colours                  per digit, a cluster of conjugate pairs with three cells or more
     Multi Colours                   per digit, two clusters
     Remote Pair                     two cells of one same-pair network of 4+ cells that do not see each other
@@ -340,6 +343,18 @@ def avoidable_rectangle_checks(view: View) -> int:
     return total
 
 
+def franken_fish_checks(view: View, size: int) -> int:
+    """Franken fish of ``size`` houses: per digit and direction, every set of base houses (lines of the direction
+    and boxes) each with 2+ places, with a line among them."""
+    total = 0
+    for d in range(9):
+        boxes = sum(1 for box in range(18, 27) if POPCOUNT[view.positions[box][d]] >= 2)
+        for rows in (True, False):
+            lines = sum(1 for n in view.line_places(d, rows) if n >= 2)
+            total += comb(lines + boxes, size) - comb(boxes, size)
+    return total
+
+
 def bug_checks(view: View) -> int:
     """BUG+1: one look at the whole grid."""
     return 1
@@ -479,6 +494,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("finned X-Wing", ("finned_x_wing", "sashimi_x_wing"), lambda v: fish_checks(v, 2, 5)),
     Family("finned Swordfish", ("finned_swordfish", "sashimi_swordfish"), lambda v: fish_checks(v, 3, 6)),
     Family("finned Jellyfish", ("finned_jellyfish", "sashimi_jellyfish"), lambda v: fish_checks(v, 4, 7)),
+    Family("Franken X-Wing", ("franken_x_wing", "finned_franken_x_wing"), lambda v: franken_fish_checks(v, 2)),
+    Family("Franken Swordfish", ("franken_swordfish", "finned_franken_swordfish"), lambda v: franken_fish_checks(v, 3)),
     Family("Simple Colours", ("simple_colours",), simple_colour_checks),
     Family("Multi Colours", ("multi_colours",), multi_colour_checks),
     Family("Remote Pair", ("remote_pair",), remote_pair_checks),
