@@ -13,7 +13,8 @@ cells) and needs at least two extra digits (with one, Type 2 applies); HoDoKu al
 An Avoidable Rectangle has solved corners that are not givens: swapping their digits keeps every given, so
 the same deadly pattern must be avoided. It needs the board's givens; a board that does not know them
 (``Board.givens is None``) gets no Avoidable Rectangle. Type 1 (three solved corners) does not ask, as
-HoDoKu's search does, that the open corner hold only two candidates: the argument does not use it.
+HoDoKu's search does, that the open corner hold only two candidates, and Type 2 takes its two solved corners on
+either side of the rectangle, where HoDoKu's search takes the side within one box: the argument uses neither.
 """
 
 from __future__ import annotations
