@@ -20,9 +20,10 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
     3  X-Wing, Swordfish, Jellyfish, Skyscraper, 2-String Kite, Turbot       basic fish, single-digit
-       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, unique rectangles 1-4,      patterns, wings, quads,
-       hidden rectangle, naked/hidden quad, BUG+1                            uniqueness
-    4  finned and sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing    finned fish, colouring
+       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, unique rectangles 1-6,      patterns, wings, quads,
+       hidden rectangle, avoidable rectangles 1-2, naked/hidden quad, BUG+1  uniqueness
+    4  finned and sashimi fish, (finned) Franken X-Wing and Swordfish,       finned and Franken fish,
+       Simple/Multi Colours, Remote Pair, W-Wing                             colouring
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
        ALS-XZ, ALS-XY-Wing, ALS chain
     6  forcing chain, forcing net, nested forcing chain, bifurcation         trial and error
@@ -45,12 +46,16 @@ Possible applications. Techniques that a person checks on the same configuration
     basic fish of size n            per digit and direction, n base lines each with 2..n places
     XY-Wing                         a bivalue pivot with two bivalue peers each sharing one digit with it
     XYZ-Wing                        a trivalue pivot with two bivalue peers whose digits are among its own
-    rectangles (UR 1-4, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
+    rectangles (UR 1-6, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
                                     digit pair that all four corners hold
+    avoidable rectangles 1, 2       rows r1 r2, columns c1 c2 in exactly two boxes, two or three corners solved
+                                    (not givens), the others empty
     BUG+1                           the whole grid, once
     Skyscraper, Kite, Turbot Fish   per digit, two conjugate pairs (houses with two places; distinct pairs)
     Empty Rectangle                 per digit, a box with 3+ places and a line conjugate pair outside the box
     finned/sashimi fish of size n   per digit and direction, n base lines each with 2..n+3 places
+    (finned) Franken fish of size n per digit and direction, n base houses (rows and boxes, or columns and boxes,
+                                    a line among them) each with 2 places or more
     Simple Colours                  per digit, a cluster of conjugate pairs with three cells or more
     Multi Colours                   per digit, two clusters
     Remote Pair                     two cells of one same-pair network of 4+ cells that do not see each other
@@ -127,6 +132,7 @@ class View:
     def __init__(self, board: Board) -> None:
         self.values = board.values
         self.cands = board.cands
+        self.givens = board.givens
 
     @cached_property
     def positions(self) -> list[list[int]]:
@@ -317,6 +323,37 @@ def rectangle_checks(view: View) -> int:
     return total
 
 
+def avoidable_rectangle_checks(view: View) -> int:
+    """Avoidable rectangles: every two-box rectangle with two or three corners solved (not givens), the rest empty
+    (none where the givens are not known)."""
+    if view.givens is None:
+        return 0
+    total = 0
+    for r1, r2 in combinations(range(9), 2):
+        same_band = r1 // 3 == r2 // 3
+        for c1, c2 in combinations(range(9), 2):
+            if same_band == (c1 // 3 == c2 // 3):
+                continue  # one box, or four boxes
+            corners = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+            if any(view.givens >> c & 1 for c in corners):
+                continue
+            if 2 <= sum(1 for c in corners if view.values[c]) <= 3:
+                total += 1
+    return total
+
+
+def franken_fish_checks(view: View, size: int) -> int:
+    """Franken fish of ``size`` houses: per digit and direction, every set of base houses (lines of the direction
+    and boxes) each with 2+ places, with a line among them."""
+    total = 0
+    for d in range(9):
+        boxes = sum(1 for box in range(18, 27) if POPCOUNT[view.positions[box][d]] >= 2)
+        for rows in (True, False):
+            lines = sum(1 for n in view.line_places(d, rows) if n >= 2)
+            total += comb(lines + boxes, size) - comb(boxes, size)
+    return total
+
+
 def bug_checks(view: View) -> int:
     """BUG+1: one look at the whole grid."""
     return 1
@@ -446,7 +483,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
     Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
-                          "hidden_rectangle"), rectangle_checks),
+                          "unique_rectangle_5", "unique_rectangle_6", "hidden_rectangle"), rectangle_checks),
+    Family("avoidable rectangles", ("avoidable_rectangle_1", "avoidable_rectangle_2"), avoidable_rectangle_checks),
     Family("naked quads", ("naked_quad",), lambda v: naked_subset_checks(v, 4)),
     Family("hidden quads", ("hidden_quad",), lambda v: hidden_subset_checks(v, 4)),
     Family("BUG+1", ("bug_plus_1",), bug_checks),
@@ -455,6 +493,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("finned X-Wing", ("finned_x_wing", "sashimi_x_wing"), lambda v: fish_checks(v, 2, 5)),
     Family("finned Swordfish", ("finned_swordfish", "sashimi_swordfish"), lambda v: fish_checks(v, 3, 6)),
     Family("finned Jellyfish", ("finned_jellyfish", "sashimi_jellyfish"), lambda v: fish_checks(v, 4, 7)),
+    Family("Franken X-Wing", ("franken_x_wing", "finned_franken_x_wing"), lambda v: franken_fish_checks(v, 2)),
+    Family("Franken Swordfish", ("franken_swordfish", "finned_franken_swordfish"), lambda v: franken_fish_checks(v, 3)),
     Family("Simple Colours", ("simple_colours",), simple_colour_checks),
     Family("Multi Colours", ("multi_colours",), multi_colour_checks),
     Family("Remote Pair", ("remote_pair",), remote_pair_checks),
