@@ -12,19 +12,22 @@ was derived from (its parents):
 - a cell or a house left without a place, or a candidate both placed and removed, is a contradiction;
 - level 1 also applies pointing and claiming, else naked pairs, when no single is left (parents: the removals that
   made the pattern), one round at a time;
-- level 2 also runs a *nested* trial (level 0: singles) from the trial's position for every candidate left, when
-  level 1 has nothing more, and removes the candidates whose nested trial breaks; such a removal's parents are the
-  facts of the outer trial that the nested contradiction used, and its weight is the nested net's size.
+- level 2, when level 1 has nothing more, makes a pass over the candidates left, in board order: a *nested* trial
+  (level 0: singles) from the trial's position for each, and a candidate whose nested trial breaks is removed at
+  once (the rules of level 1 follow before the pass goes on); such a removal's parents are the facts of the outer
+  trial the nested contradiction used, and its weight is the nested net's size.
 
 Facts are derived and applied first in, first out, in a fixed order (a placement's cell digits ascending, then its
 peers; a removal's cell, then its row, column and box), so the net a trial finds is fully determined. The *size*
 of a contradiction is the number of facts it rests on (found from it through their parents), each nested removal
 counting 1 plus its weight: the work a person follows, nested trials included.
 
-A candidate whose trial breaks is false. ``nested_forcing_chain`` removes the candidate whose level-2 net is the
-smallest (the first in board order on a tie), and the step's length is the net's size, so its rating grows with
-the size as Sudoku Explainer's chains do (``step_se``). This module is the reference; on the numba backend the
-search runs in ``_nets_numba``, which follows the same rules in the same order (the tests compare them).
+A candidate whose trial breaks is false. ``nested_forcing_chain`` finds the level-2 net of every candidate (the
+solution's digits, which never break, are skipped) and removes, in one step, every candidate whose net rates as
+the smallest does; the step's length is the smallest net's size, so its rating grows with the size as Sudoku
+Explainer's chains do (``step_se``; ``fine_rating`` without rounding). This module is the reference; on the numba
+backend the search runs in ``_nets_numba``, which follows the same rules in the same order (the tests compare
+them).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from ..solver import backend, solve
 from . import length_bonus
 
 Fact = tuple[int, int, bool]  # (cell, digit, on)
-# A trial's reference to a fact: ("own", fact) for one it derived, ("before", fact) for one known before it began.
+# A trial's reference to a fact: (True, fact) for one it derived, (False, fact) for one known before it began.
 Ref = tuple[bool, Fact]
 
 _MEETS = [(box, line) for box in range(18, 27) for line in range(18) if set(UNITS[box]) & set(UNITS[line])]

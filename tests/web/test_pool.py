@@ -317,3 +317,28 @@ def test_bad_bank_setting_in_environment_is_refused(
     monkeypatch.setenv(f"SUDOKU_{key}", text)
     with pytest.raises(ValueError, match=message):
         pool.setting_from_env(key, pool.DEFAULTS[key])
+
+
+@pytest.mark.parametrize("slider", [0, 6, 14])
+def test_easy_puzzles_served_keep_to_the_givens_limit(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], slider: int
+) -> None:
+    """Generated on demand for the Easy zone (no bank row near), a served puzzle has at most 40 givens, and the
+    game keeps its effort, from which its predicted minutes come."""
+    response = client.post("/new", data={"slider": str(slider)}, headers=csrf_headers)
+    game = game_of(app, response.headers["Location"])
+    assert 81 - game.puzzle.count(".") <= 40
+    rating = rate(game.puzzle, measures=difficulty.MEASURES)
+    assert game.effort == pytest.approx(rating.effort) and game.d == rating.d
+    shown = games.difficulty_of(game)
+    assert shown is not None and shown.predicted_minutes == pytest.approx(rating.predicted_minutes)
+
+
+def test_the_bank_refuses_puzzles_over_the_givens_limit() -> None:
+    full = solve("." * 81)
+    assert full is not None
+    crowded = list(full.values)
+    for cell in range(0, 81, 2)[:40]:
+        crowded[cell] = 0  # 41 givens left, still one solution (a nearly full grid)
+    assert count_solutions(crowded) == 1
+    assert pool.try_rate(crowded) == "41 givens: the bank keeps puzzles of at most 40"
