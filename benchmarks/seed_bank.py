@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import datetime
-import hashlib
 import json
 import time
 from collections import Counter
@@ -34,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from corpus_stats import DATA
+from corpus_stats import DATA, engine_fingerprint
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import DEFAULT_TOLERANCE, MAX_GIVENS
@@ -65,7 +64,6 @@ LISTS = (
 )
 SAMPLED = "tdoku_forum_hardest_1905_11plus_even.txt"
 CACHE_DIR = Path(__file__).resolve().parent / ".seed_bank"  # ratings kept between runs (not committed)
-ENGINE = Path(__file__).resolve().parent.parent / "sudoku_engine"
 SLIDER_LOW, SLIDER_STEP = 80.0, 0.5
 TDOKU_LICENCE = """BSD 2-Clause License
 
@@ -181,14 +179,6 @@ def read_rated(path: Path) -> dict[str, Rated]:
             origin = json.loads(line)["origin"]
             rated[origin] = Rated(origin, seed.parse_record(line))
     return rated
-
-
-def engine_fingerprint() -> str:
-    """A digest of the engine's source: ratings kept under another digest may be stale and are not reused."""
-    digest = hashlib.sha256()
-    for path in sorted(ENGINE.rglob("*.py")):
-        digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def rate_all(todo: list[Candidate], jobs: int, timeout_s: float, path: Path) -> tuple[list[Rated], int]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import statistics
 import textwrap
 import time
@@ -29,13 +30,14 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
-from corpus_stats import read_tsv, spread
+from corpus_stats import engine_fingerprint, read_tsv, spread
 
 from sudoku_engine import difficulty, solver
 from sudoku_engine.generate import MAX_GIVENS
 from sudoku_engine.rating import NotUnique, rate
 
 OUT = Path(__file__).resolve().parent.parent / "sudoku_engine" / "slider_knots.py"
+CACHE = Path(__file__).resolve().parent / ".slider_reference"  # ratings kept between runs (not committed)
 PUBLISHED = (("sudokuexchange_graded_even.tsv", 1200), ("menneske_graded_even.tsv", 600),
              ("kaggle3m_curated_graded_even.tsv", 400))
 HARDEST = (("forum_hardest_1106_rated.tsv", 125), ("ph1910_sample_even.tsv", 100), ("famous_hard_puzzles.tsv", 10))
@@ -56,13 +58,26 @@ def _rated(puzzle: str) -> tuple[float, float] | None:
 
 def rated(files: Sequence[tuple[str, int]], jobs: int, max_givens: int = 81) -> list[tuple[float, float]]:
     """D and effort of a spread sample of each file's puzzles with at most ``max_givens`` givens (puzzles that
-    cannot be rated are left out)."""
+    cannot be rated are left out). Ratings are kept in ``CACHE`` under the engine's fingerprint as they arrive, so
+    a run that stops resumes."""
     puzzles = [p for name, count in files
                for p in spread([r["puzzle"] for r in read_tsv(name) if 81 - r["puzzle"].count(".") <= max_givens],
                                count)]
-    with Pool(jobs) as pool:
-        values = pool.map(_rated, puzzles, chunksize=2)
-    return [v for v in values if v is not None]
+    cache = CACHE / f"ratings-{engine_fingerprint()}.jsonl"
+    known: dict[str, tuple[float, float] | None] = {}
+    if cache.exists():
+        for line in cache.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            known[entry["puzzle"]] = None if entry["d"] is None else (entry["d"], entry["effort"])
+    todo = [p for p in dict.fromkeys(puzzles) if p not in known]
+    cache.parent.mkdir(exist_ok=True)
+    with Pool(jobs) as pool, cache.open("a", encoding="utf-8") as out:
+        for puzzle, found in zip(todo, pool.imap(_rated, todo, chunksize=1)):
+            known[puzzle] = found
+            d, effort = found if found is not None else (None, None)
+            out.write(json.dumps({"puzzle": puzzle, "d": d, "effort": effort}) + "\n")
+            out.flush()
+    return [found for p in puzzles if (found := known[p]) is not None]
 
 
 def quantile(ordered: Sequence[float], f: float) -> float:
