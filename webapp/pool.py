@@ -57,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
 SWITCH_WORDS = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
 
 log = logging.getLogger(__name__)
+SEED_SOURCE = "seed"  # the ``source`` of shipped seed rows (``webapp.seed``)
 _RENEWING = threading.Lock()  # one refiller per process even when request threads race for it
 
 
@@ -219,14 +220,30 @@ def new_seed() -> int:
 
 
 def serve(session: Session, target: float, *, tolerance: float = DEFAULT_TOLERANCE, budget_s: float = 3.0) -> Served:
-    """A puzzle for a target D: the nearest unused bank row within tolerance, else one generated on demand.
+    """A puzzle for a target D: the nearest unused bank row within tolerance, else a shipped seed row within it
+    served again (the hardest puzzles cannot be generated on demand), else one generated on demand.
 
     A bank row's claim is left for the caller to commit, with the game it starts.
     """
-    row = draw(session, target, tolerance)
+    row = draw(session, target, tolerance) or served_seed(session, target, tolerance)
     if row is not None:
         return as_isomorph(row, new_seed())
     return _serve_generated(session, target, tolerance, budget_s)
+
+
+def served_seed(session: Session, target: float, within: float) -> BankPuzzle | None:
+    """The shipped seed row within ``within`` of the target served longest ago (used ones included: served again as
+    a fresh isomorph), its serving time renewed; None when no seed row is that close."""
+    row = session.scalars(
+        select(BankPuzzle)
+        .where(BankPuzzle.source == SEED_SOURCE, BankPuzzle.d >= target - within, BankPuzzle.d <= target + within)
+        .order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target))
+        .limit(1)
+    ).first()
+    if row is not None:
+        row.used, row.served_at = True, utcnow()
+        session.flush()
+    return row
 
 
 def _serve_generated(session: Session, target: float, tolerance: float, budget_s: float) -> Served:

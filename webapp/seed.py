@@ -22,11 +22,11 @@ from sudoku_engine.grid import InvalidPuzzle, format_values, parse_values
 from sudoku_engine.isomorph import canonical
 from sudoku_engine.solver import count_solutions
 
-from .pool import BankRecord
+from .pool import SEED_SOURCE, BankRecord
 
 SEED_DIR = Path(__file__).resolve().parent / "seed_bank"
 SEED_FILE = SEED_DIR / "hardest.jsonl"
-SOURCE = "seed"  # the bank's ``source`` column for shipped records
+SOURCE = SEED_SOURCE  # the bank's ``source`` column for shipped records
 TEXT_FIELDS = ("puzzle", "solution", "label", "hardest_technique")
 NUMBER_FIELDS = ("d", "predicted_minutes", "se_like")
 
