@@ -20,9 +20,10 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
     3  X-Wing, Swordfish, Jellyfish, Skyscraper, 2-String Kite, Turbot       basic fish, single-digit
-       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, unique rectangles 1-4,      patterns, wings, quads,
-       hidden rectangle, naked/hidden quad, BUG+1                            uniqueness
-    4  finned and sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing    finned fish, colouring
+       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, WXYZ-Wing, unique           patterns, wings, quads,
+       rectangles 1-4, hidden rectangle, naked/hidden quad, BUG+1            uniqueness
+    4  Aligned Pair Exclusion, finned and sashimi fish, Simple/Multi         exclusion, finned fish,
+       Colours, Remote Pair, W-Wing                                          colouring
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
        ALS-XZ, ALS-XY-Wing, ALS chain
     6  forcing chain, forcing net, nested forcing chain, bifurcation         trial and error
@@ -45,6 +46,10 @@ Possible applications. Techniques that a person checks on the same configuration
     basic fish of size n            per digit and direction, n base lines each with 2..n places
     XY-Wing                         a bivalue pivot with two bivalue peers each sharing one digit with it
     XYZ-Wing                        a trivalue pivot with two bivalue peers whose digits are among its own
+    WXYZ-Wing                       three cells of one house, 2-4 candidates each, with four digits between
+                                    them, and a bivalue cell outside them whose digits are among the four and
+                                    which sees one of them
+    Aligned Pair Exclusion          two cells with two or more bivalue cells seeing both
     rectangles (UR 1-4, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
                                     digit pair that all four corners hold
     BUG+1                           the whole grid, once
@@ -300,6 +305,30 @@ def xyz_wing_checks(view: View) -> int:
     return total
 
 
+def wxyz_wing_checks(view: View) -> int:
+    """WXYZ-Wing: every set of three cells of one house (2-4 candidates each, four digits between them) with a
+    bivalue cell outside it whose digits are among the four and which sees one of the three."""
+    sets: set[tuple[int, int, int]] = set()
+    for cells in UNITS:
+        open_cells = [c for c in cells if not view.values[c] and 2 <= POPCOUNT[view.cands[c]] <= 4]
+        for trio in combinations(open_cells, 3):
+            if POPCOUNT[view.cands[trio[0]] | view.cands[trio[1]] | view.cands[trio[2]]] == 4:
+                sets.add(trio)
+    total = 0
+    for trio in sets:
+        digits = view.cands[trio[0]] | view.cands[trio[1]] | view.cands[trio[2]]
+        total += sum(1 for c in view.bivalue if c not in trio and not view.cands[c] & ~digits
+                     and any(c in _PEER_SETS[t] for t in trio))
+    return total
+
+
+def aligned_pair_checks(view: View) -> int:
+    """Aligned Pair Exclusion: every two cells of 2+ candidates with two or more bivalue cells seeing both."""
+    bivalue = sum(1 << c for c in view.bivalue)
+    seen_by = [_PEER_BITS[c] & ~(1 << c) & bivalue for c in view.empty if POPCOUNT[view.cands[c]] >= 2]
+    return sum(1 for a, b in combinations(seen_by, 2) if (a & b).bit_count() >= 2)
+
+
 def rectangle_checks(view: View) -> int:
     """Unique and hidden rectangles: every two-box rectangle of empty cells with a digit pair all corners hold."""
     total = 0
@@ -445,6 +474,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("Jellyfish", ("jellyfish",), lambda v: fish_checks(v, 4, 4)),
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
+    Family("WXYZ-Wing", ("wxyz_wing", "wxyz_wing_trivalue"), wxyz_wing_checks),
     Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
                           "hidden_rectangle"), rectangle_checks),
     Family("naked quads", ("naked_quad",), lambda v: naked_subset_checks(v, 4)),
@@ -452,6 +482,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("BUG+1", ("bug_plus_1",), bug_checks),
     Family("two strong links", ("skyscraper", "two_string_kite", "turbot_fish"), strong_link_pair_checks),
     Family("Empty Rectangle", ("empty_rectangle",), empty_rectangle_checks),
+    Family("Aligned Pair Exclusion", ("aligned_pair_exclusion",), aligned_pair_checks),
     Family("finned X-Wing", ("finned_x_wing", "sashimi_x_wing"), lambda v: fish_checks(v, 2, 5)),
     Family("finned Swordfish", ("finned_swordfish", "sashimi_swordfish"), lambda v: fish_checks(v, 3, 6)),
     Family("finned Jellyfish", ("finned_jellyfish", "sashimi_jellyfish"), lambda v: fish_checks(v, 4, 7)),

@@ -177,7 +177,9 @@ def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps
     of ``logic.solve`` allowed the same techniques, singles included, and ends on its board, solved or stuck; the
     trace with the singles at once takes its other steps (Sudoku Exchange, SE 4.0-5.6)."""
     order = CATALOGUE
-    head = order[: [t.id for t in order].index("bug_plus_1") + 1]
+    # WXYZ-Wing (5.5, on a Python finder) lies between hidden quad and BUG+1: the kernels cover the rest.
+    head = [t for t in order[: [t.id for t in order].index("bug_plus_1") + 1]
+            if t.id in compiled.CODES or t.id in logic.SINGLES]
     others = [t for t in head if t.id not in logic.SINGLES]
     ids = [t.id for t in others]
     triple = ids.index("hidden_triple")
