@@ -24,11 +24,12 @@ an addition); a climb that stops improving restarts from a new grid; and for D t
 is first computed with only the techniques up to the target's level, so a puzzle that needs a harder one is
 known to be too hard without the expensive techniques (when every technique after that prefix is rated above
 the ceiling, the stuck prefix alone gives the lower bound), the trace places the singles between its other steps
-all at once and takes the steps up to BUG+1 on compiled finders (``logic.techniques_past_singles``), a puzzle the
-singles alone solve is rated from the closures of the kinds of single instead of a trace, and the seed measures are
-taken only when the trace (for D, of the puzzle as given rather than its canonical form) puts the puzzle within reach
-of the tolerance. Uniqueness is cheap: the dig is one kernel call, and a move only needs a search for a second
-solution that differs in a removed cell (none for an addition, nor for a removal alone from a dig's end). A puzzle
+all at once and takes the steps up to BUG+1 (WXYZ-Wing aside) on compiled finders
+(``logic.techniques_past_singles``), a puzzle the singles alone solve is rated from the closures of the kinds of
+single instead of a trace, and the seed measures are taken only when the trace (for D, of the puzzle as given
+rather than its canonical form) puts the puzzle within reach of the tolerance. Uniqueness is cheap: the dig is
+one kernel call, and a move only needs a search for a second solution that differs in a removed cell (none for
+an addition, nor for a removal alone from a dig's end). A puzzle
 known only to be too hard has a lower bound, not a value, so every exactly measured puzzle ranks before it: the
 climb never trades an exact value for a bound, and the bisection starts from the exact end of its bracket.
 """

@@ -20,10 +20,11 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
     3  X-Wing, Swordfish, Jellyfish, Skyscraper, 2-String Kite, Turbot       basic fish, single-digit
-       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, unique rectangles 1-6,      patterns, wings, quads,
-       hidden rectangle, avoidable rectangles 1-2, naked/hidden quad, BUG+1  uniqueness
-    4  finned and sashimi fish, (finned) Franken X-Wing and Swordfish,       finned and Franken fish,
-       Simple/Multi Colours, Remote Pair, W-Wing                             colouring
+       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, WXYZ-Wing, unique           patterns, wings, quads,
+       rectangles 1-6, hidden rectangle, avoidable rectangles 1-2,           uniqueness
+       naked/hidden quad, BUG+1
+    4  Aligned Pair Exclusion, finned and sashimi fish, (finned) Franken     exclusion, finned and Franken
+       X-Wing and Swordfish, Simple/Multi Colours, Remote Pair, W-Wing       fish, colouring
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
        ALS-XZ, ALS-XY-Wing, ALS chain
     6  forcing chain, forcing net, nested forcing chain, bifurcation         trial and error
@@ -46,6 +47,10 @@ Possible applications. Techniques that a person checks on the same configuration
     basic fish of size n            per digit and direction, n base lines each with 2..n places
     XY-Wing                         a bivalue pivot with two bivalue peers each sharing one digit with it
     XYZ-Wing                        a trivalue pivot with two bivalue peers whose digits are among its own
+    WXYZ-Wing                       three cells of one house, 2-4 candidates each, with four digits between
+                                    them, and a bivalue cell outside them whose digits are among the four and
+                                    which sees one of them
+    Aligned Pair Exclusion          two cells with two or more bivalue cells seeing both
     rectangles (UR 1-6, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
                                     digit pair that all four corners hold
     avoidable rectangles 1, 2       rows r1 r2, columns c1 c2 in exactly two boxes, two or three corners solved
@@ -306,6 +311,30 @@ def xyz_wing_checks(view: View) -> int:
     return total
 
 
+def wxyz_wing_checks(view: View) -> int:
+    """WXYZ-Wing: every set of three cells of one house (2-4 candidates each, four digits between them) with a
+    bivalue cell outside it whose digits are among the four and which sees one of the three."""
+    sets: set[tuple[int, int, int]] = set()
+    for cells in UNITS:
+        open_cells = [c for c in cells if not view.values[c] and 2 <= POPCOUNT[view.cands[c]] <= 4]
+        for trio in combinations(open_cells, 3):
+            if POPCOUNT[view.cands[trio[0]] | view.cands[trio[1]] | view.cands[trio[2]]] == 4:
+                sets.add(trio)
+    total = 0
+    for trio in sets:
+        digits = view.cands[trio[0]] | view.cands[trio[1]] | view.cands[trio[2]]
+        total += sum(1 for c in view.bivalue if c not in trio and not view.cands[c] & ~digits
+                     and any(c in _PEER_SETS[t] for t in trio))
+    return total
+
+
+def aligned_pair_checks(view: View) -> int:
+    """Aligned Pair Exclusion: every two cells of 2+ candidates with two or more bivalue cells seeing both."""
+    bivalue = sum(1 << c for c in view.bivalue)
+    seen_by = [_PEER_BITS[c] & ~(1 << c) & bivalue for c in view.empty if POPCOUNT[view.cands[c]] >= 2]
+    return sum(1 for a, b in combinations(seen_by, 2) if (a & b).bit_count() >= 2)
+
+
 def rectangle_checks(view: View) -> int:
     """Unique and hidden rectangles: every two-box rectangle of empty cells with a digit pair all corners hold."""
     total = 0
@@ -482,6 +511,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("Jellyfish", ("jellyfish",), lambda v: fish_checks(v, 4, 4)),
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
+    Family("WXYZ-Wing", ("wxyz_wing", "wxyz_wing_trivalue"), wxyz_wing_checks),
     Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
                           "unique_rectangle_5", "unique_rectangle_6", "hidden_rectangle"), rectangle_checks),
     Family("avoidable rectangles", ("avoidable_rectangle_1", "avoidable_rectangle_2"), avoidable_rectangle_checks),
@@ -490,6 +520,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("BUG+1", ("bug_plus_1",), bug_checks),
     Family("two strong links", ("skyscraper", "two_string_kite", "turbot_fish"), strong_link_pair_checks),
     Family("Empty Rectangle", ("empty_rectangle",), empty_rectangle_checks),
+    Family("Aligned Pair Exclusion", ("aligned_pair_exclusion",), aligned_pair_checks),
     Family("finned X-Wing", ("finned_x_wing", "sashimi_x_wing"), lambda v: fish_checks(v, 2, 5)),
     Family("finned Swordfish", ("finned_swordfish", "sashimi_swordfish"), lambda v: fish_checks(v, 3, 6)),
     Family("finned Jellyfish", ("finned_jellyfish", "sashimi_jellyfish"), lambda v: fish_checks(v, 4, 7)),

@@ -3,10 +3,18 @@
 Each technique is a function ``find(board) -> Iterator[Step]`` in the module of its family. The catalogue
 gives, per technique, its family, a HoDoKu-style base score and level (HoDoKu's default step configuration),
 an SE-style rating (the Sudoku Explainer scale, as Sukaku Explainer extends it: Skyscraper 4.0, 2-String Kite
-4.1, Turbot Fish 4.2, Empty Rectangle 4.3; techniques neither names get the rating of the chain or loop it would
-find instead), and a tier (groups of equally hard techniques, used by seed 002's hsolve simulation). The
-catalogue is in order of SE-style rating: the logic solver and the hint ladder take the applicable step with the
-lowest rating, a chain's length bonus included (``step_se``), ties to the technique that comes first.
+4.1, Turbot Fish 4.2, Empty Rectangle 4.3, WXYZ-Wing 5.5-5.6, Aligned Pair Exclusion 6.2; techniques neither
+names get the rating of the chain or loop it would find instead), and a tier (groups of equally hard techniques,
+used by seed 002's hsolve simulation). The catalogue is in order of SE-style rating: the logic solver and the hint
+ladder take the applicable step with the lowest rating, a chain's length bonus included (``step_se``), ties to the
+technique that comes first.
+
+A fixed pattern whose rating depends on its shape has one entry per rating: WXYZ-Wing is 5.5 when the largest of
+its three set cells holds two or four candidates and 5.6 when it holds three (``wxyz_wing``, ``wxyz_wing_trivalue``).
+HoDoKu has neither WXYZ-Wing nor Aligned Pair Exclusion; they take the score and level of the HoDoKu technique
+nearest to them: XYZ-Wing for WXYZ-Wing (which extends it by one digit and one cell), Death Blossom for Aligned
+Pair Exclusion (a candidate goes because every digit of the other cell, the stem, either sees it directly or forces
+a bivalue petal onto it).
 """
 
 from __future__ import annotations
@@ -100,7 +108,10 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("naked_quad", "Naked Quad", "subsets", 120, "Hard", 5.0, 3, "subsets"),
     _t("jellyfish", "Jellyfish", "fish", 160, "Hard", 5.2, 3, "fish"),
     _t("hidden_quad", "Hidden Quad", "subsets", 150, "Hard", 5.4, 3, "subsets"),
+    _t("wxyz_wing", "WXYZ-Wing", "wings", 180, "Hard", 5.5, 3, "wings"),
     _t("bug_plus_1", "BUG+1", "uniqueness", 100, "Hard", 5.6, 3, "uniqueness"),
+    _t("wxyz_wing_trivalue", "WXYZ-Wing (largest cell trivalue)", "wings", 180, "Hard", 5.6, 3, "wings"),
+    _t("aligned_pair_exclusion", "Aligned Pair Exclusion", "exclusion", 360, "Unfair", 6.2, 4, "exclusion"),
     _t("finned_x_wing", "Finned X-Wing", "fish", 130, "Hard", 6.6, 4, "fish"),
     _t("sashimi_x_wing", "Sashimi X-Wing", "fish", 150, "Hard", 6.6, 4, "fish"),
     _t("x_chain", "X-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),

@@ -1,9 +1,13 @@
-"""Wings: XY-Wing, XYZ-Wing, W-Wing and Remote Pair (short patterns of bivalue and trivalue cells).
+"""Wings: XY-Wing, XYZ-Wing, WXYZ-Wing, W-Wing and Remote Pair (short patterns of bivalue and trivalue cells).
 
 Each pattern shows that a digit (or a pair of digits) must sit in at least one of two cells, so the
 digit leaves every cell that sees both. Definitions follow HoDoKu's; Remote Pair also finds chains whose
 cells branch (a network of same-pair cells coloured in two parities), reporting for each elimination the
-shortest chain of at least four cells that proves it.
+shortest chain of at least four cells that proves it. WXYZ-Wing, which HoDoKu does not have, follows Sukaku
+Explainer: three cells of one house holding four digits between them (an almost locked set) and a bivalue cell
+outside them, linked by one digit (or both: the doubly linked wing). Sukaku Explainer rates it 5.6 when the
+largest of the three cells holds three candidates and 5.5 when it holds two or four; the catalogue has one entry
+per rating (``wxyz_wing`` and ``wxyz_wing_trivalue``), so every step carries its own rating.
 """
 
 from __future__ import annotations
@@ -106,6 +110,106 @@ def xyz_wing(board: Board) -> Iterator[Step]:
                 f"{_mask_text(board, b)}; whichever digit the pivot takes, one of the three cells is {z}, "
                 f"so {z} leaves {_which_see(removed, 'all three')}.",
             )
+
+
+def _wxyz_sets(board: Board) -> Iterator[tuple[int, tuple[int, int, int], int]]:
+    """Three cells of one house, 2-4 candidates each, holding four digits between them: (house, cells, digits).
+
+    Three cells that all see each other always share a house; a set lying in a row (or column) and a box is
+    given once, with its row or column.
+    """
+    seen: set[tuple[int, int, int]] = set()
+    for unit, cells in enumerate(UNITS):
+        open_cells = [c for c in cells if not board.values[c] and 2 <= POPCOUNT[board.cands[c]] <= 4]
+        for trio in combinations(open_cells, 3):
+            union = board.cands[trio[0]] | board.cands[trio[1]] | board.cands[trio[2]]
+            if POPCOUNT[union] == 4 and trio not in seen:
+                seen.add(trio)
+                yield unit, trio, union
+
+
+def _holding(board: Board, cells: tuple[int, ...], digit: int) -> tuple[int, ...]:
+    """The cells that hold the digit as a candidate."""
+    return tuple(c for c in cells if board.cands[c] & bit(digit))
+
+
+def _wxyz_removals(
+    board: Board, trio: tuple[int, int, int], digits: int, yz: int, linked: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
+    """What a WXYZ-Wing removes, given the digits that link its bivalue cell ``yz`` to the three cells.
+
+    Singly linked (by x): the bivalue cell is z, or it is x and the three cells, losing x, hold z; z leaves the
+    cells that see the bivalue cell and every z of the three. Doubly linked: whichever digit the bivalue cell
+    takes, the three cells lose it and lock the other three, so each of the two digits the bivalue cell lacks
+    leaves the cells that see all its places in the three cells, and each of its own two digits the cells that
+    also see the bivalue cell.
+    """
+    pattern = (*trio, yz)
+    removed: list[tuple[int, int]] = []
+    own = digits_of(board.cands[yz])
+    if len(linked) == 2:
+        for w in digits_of(digits & ~board.cands[yz]):
+            removed += _removals(board, _common_peers(_holding(board, trio, w)), bit(w))
+    for z in own if len(linked) == 2 else [d for d in own if d not in linked]:
+        targets = [c for c in _common_peers((*_holding(board, trio, z), yz)) if c not in pattern]
+        removed += _removals(board, targets, bit(z))
+    return tuple(sorted(e for e in removed if e[0] not in pattern))
+
+
+def _wxyz_text(
+    board: Board, unit: int, trio: tuple[int, int, int], digits: int, yz: int, linked: tuple[int, ...],
+    removed: tuple[tuple[int, int], ...],
+) -> str:
+    """The sentence of a WXYZ-Wing step."""
+    cells = ", ".join(_mask_text(board, c) for c in trio[:2]) + f" and {_mask_text(board, trio[2])}"
+    start = (f"WXYZ-Wing: {cells} hold only {digit_list(digits_of(digits))} between them in {unit_name(unit)}, "
+             f"and {_mask_text(board, yz)}")
+    if len(linked) == 1:
+        x = linked[0]
+        z = next(d for d in digits_of(board.cands[yz]) if d != x)
+        return (f"{start} sees each of them that holds {x}: if {cell_name(yz)} is {x} the three cells are left "
+                f"three digits, {z} among them, else it is {z}, so {z} leaves "
+                f"{_which_see(removed, f'{cell_name(yz)} and every {z} of the three')}.")
+    x, z = linked
+    return (f"{start} sees each of them that holds {x} or {z}: whichever of the two {cell_name(yz)} takes, the "
+            f"three cells hold the other three digits, so each of the four digits lies in these four cells and "
+            f"leaves {_which_see(removed, 'all its places there')}.")
+
+
+def _wxyz_steps(board: Board, technique_id: str, trivalue: bool) -> Iterator[Step]:
+    """The WXYZ-Wings whose largest set cell holds three candidates (``trivalue``) or two or four (not)."""
+    bivalue = _cells_with_size(board, 2)
+    for unit, trio, digits in _wxyz_sets(board):
+        if (max(POPCOUNT[board.cands[c]] for c in trio) == 3) != trivalue:
+            continue
+        for yz in bivalue:
+            if yz in trio or board.cands[yz] & ~digits:
+                continue
+            # A digit links the bivalue cell to the set when every set cell holding it sees the bivalue cell.
+            linked = tuple(d for d in digits_of(board.cands[yz])
+                           if all(_sees(yz, c) for c in _holding(board, trio, d)))
+            if not linked:
+                continue
+            removed = _wxyz_removals(board, trio, digits, yz, linked)
+            if not removed:
+                continue
+            pattern = (*trio, yz)
+            yield Step(
+                technique_id, eliminations=removed, cells=pattern,
+                cause=tuple((c, d) for c in pattern for d in digits_of(board.cands[c])),
+                units=tuple(dict.fromkeys([unit, *(_shared_unit(yz, c) for c in trio if _sees(yz, c))])),
+                text=_wxyz_text(board, unit, trio, digits, yz, linked, removed),
+            )
+
+
+def wxyz_wing(board: Board) -> Iterator[Step]:
+    """WXYZ-Wing (SE 5.5): the largest cell of the three holds two or four candidates."""
+    return _wxyz_steps(board, "wxyz_wing", trivalue=False)
+
+
+def wxyz_wing_trivalue(board: Board) -> Iterator[Step]:
+    """WXYZ-Wing (SE 5.6): the largest cell of the three holds three candidates."""
+    return _wxyz_steps(board, "wxyz_wing_trivalue", trivalue=True)
 
 
 def _conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:

@@ -1,9 +1,9 @@
-"""Wings: XY-Wing, XYZ-Wing, W-Wing and Remote Pair.
+"""Wings: XY-Wing, XYZ-Wing, WXYZ-Wing, W-Wing and Remote Pair.
 
 Positive positions are HoDoKu's published examples (its technique pages, pencil marks as shown there) or
-positions reached in the Sudoku Exchange corpus; every expected elimination below was derived by hand from
-the pattern named in the test. Near misses change one cell's candidates (never removing its true digit)
-so that the pattern breaks.
+positions reached in the Sudoku Exchange corpus (HoDoKu has no WXYZ-Wing); every expected elimination below
+was derived by hand from the pattern named in the test. Near misses change one cell's candidates (never removing
+its true digit) so that the pattern breaks.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from technique_support import assert_steps_valid, candidate_pairs, changed, elim
 from sudoku_engine import logic
 from sudoku_engine.board import Board, Step
 from sudoku_engine.grid import parse_cell
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.rating import rate
+from sudoku_engine.techniques import BY_ID, CATALOGUE, step_se
 
-WINGS = ("xy_wing", "xyz_wing", "w_wing", "remote_pair")
+WINGS = ("xy_wing", "xyz_wing", "wxyz_wing", "wxyz_wing_trivalue", "w_wing", "remote_pair")
 BASIC = [t.id for t in CATALOGUE if t.family in {"singles", "intersections", "subsets", "last_resort"}]
 
 # HoDoKu example xy02: "XY-Wing: 1/6/9 in r4c14,r5c2 => r4c23,r5c456<>9".
@@ -48,6 +49,48 @@ XYZ_POSITION = """
 28   278  4    5    1    6    3    9    27
 9    5    1    247  23   34   8    6    247
 6    237  37   247  9    8    1    47   5
+"""
+
+# Reached by the logic solver from Sudoku Exchange puzzle
+# .725.146..........1..4.7..98.......5.671.594...9.2.6....8...3.....9.8....4.....7. (SE 5.5).
+WXYZ_BIVALUE = """
+3   7   2   5   9   1   4   6   8
+456 9   456 8   36  2   157 135 17
+1   8   56  4   36  7   25  235 9
+8   13  134 6   47  9   127 12  5
+2   6   7   1   8   5   9   4   3
+45  15  9   37  2   34  6   8   17
+57  125 8   27  15  46  3   9   46
+67  23  36  9   47  8   15  15  24
+9   4   15  23  15  36  8   7   26
+"""
+
+# Reached by the logic solver from Sudoku Exchange puzzle
+# ...31.....6..97.4...142.3...3....5.2786...1395.2....6...3.597...2.68..1.....74... (SE 5.6).
+WXYZ_TRIVALUE = """
+2    479  489  3    1    56   689  5789 678
+3    6    5    8    9    7    2    4    1
+89   79   1    4    2    56   3    5789 678
+14   3    49   79   6    18   5    78   2
+7    8    6    5    4    2    1    3    9
+5    19   2    79   3    18   48   6    478
+1468 14   3    12   5    9    7    28   468
+49   2    7    6    8    3    49   1    5
+1689 5    89   12   7    4    69   289  3
+"""
+
+# Reached by the logic solver from Sudoku Exchange puzzle
+# 9..2....6..3.8......69.532...8...1.2.5..7..3.2.4...6...695.87......4.2..8....3..5 (SE 5.5).
+WXYZ_DOUBLE = """
+9    1478 57   2    3    47   458  1478 6
+1457 2    3    467  8    467  459  1479 1479
+47   478  6    9    1    5    3    2    478
+37   379  8    346  569  469  1    457  2
+6    5    1    48   7    2    489  3    489
+2    379  4    138  59   19   6    578  78
+134  6    9    5    2    8    7    14   134
+1357 137  57   167  4    1679 2    1689 1389
+8    147  2    167  69   3    49   1469 5
 """
 
 # HoDoKu example w02: "W-Wing: 4/1 in r1c9,r8c7 connected by 1 in r18c3 => r123c7,r89c9<>4".
@@ -129,6 +172,72 @@ def test_xyz_wing_corpus_position():
 def test_xyz_wing_needs_bivalue_pincers():
     # r5c2, the pincer of both wings, gets a third candidate (9; its digit is 2).
     assert _checked("xyz_wing", changed(XYZ_POSITION, r5c2="279")) == []
+
+
+def test_wxyz_wing_singly_linked():
+    steps = _checked("wxyz_wing", Board.from_pencilmarks(WXYZ_BIVALUE))
+    # r6c1 (4/5), r6c4 (3/7), r6c6 (3/4) hold 3/4/5/7 in row 6; r7c1 (5/7) sees the only 5 of the three (r6c1,
+    # column 1) but not the only 7 (r6c4). If r7c1 is 5 the three cells hold 3/4/7, so r6c4 is 7; else r7c1 is 7.
+    # 7 leaves the cells seeing r7c1 and r6c4: r7c4 (row 7, column 4); r6c1, the other one, is in the pattern.
+    step = _step_with_cells(steps, _cells("r6c1", "r6c4", "r6c6", "r7c1"))
+    assert set(step.eliminations) == candidate_pairs(("r7c4", 7))
+    # The largest of the three cells is bivalue: Sukaku Explainer rates the wing 5.5, and so does the step.
+    assert step_se(step) == 5.5
+    assert _checked("wxyz_wing_trivalue", Board.from_pencilmarks(WXYZ_BIVALUE)) == []
+
+
+def test_wxyz_wing_needs_a_bivalue_cell():
+    # r7c1 gets a third candidate (6; its digit is 7): it no longer links the three cells, and the 7 of r7c4 stays
+    # (the new 6 opens other wings, checked against the solution like every step here).
+    steps = _checked("wxyz_wing", changed(WXYZ_BIVALUE, r7c1="567"))
+    assert all(s.cells[3] != parse_cell("r7c1") for s in steps)
+    assert (parse_cell("r7c4"), 7) not in eliminations_of(steps)
+
+
+def test_wxyz_wing_with_a_trivalue_largest_cell():
+    board = Board.from_pencilmarks(WXYZ_TRIVALUE)
+    steps = _checked("wxyz_wing_trivalue", board)
+    # r7c8 (2/8), r8c7 (4/9), r9c8 (2/8/9) hold 2/4/8/9 in box 9; r6c7 (4/8) sees the only 4 (r8c7, column 7)
+    # but neither 8 (r7c8, r9c8: column 8, box 9). So 8 is in r6c7 or among r7c8/r9c8: r4c8, which sees all
+    # three (column 8 and box 6), loses 8.
+    step = _step_with_cells(steps, _cells("r7c8", "r8c7", "r9c8", "r6c7"))
+    assert set(step.eliminations) == candidate_pairs(("r4c8", 8))
+    assert step_se(step) == 5.6 and BY_ID["wxyz_wing_trivalue"].se_rating == 5.6
+    assert _checked("wxyz_wing", board) == []
+
+
+def test_wxyz_wing_rating_follows_the_largest_cell():
+    # r9c8 without its 9 (its digit is 2): the same wing, now with three bivalue cells, is a 5.5 one.
+    board = changed(WXYZ_TRIVALUE, r9c8="28")
+    assert _checked("wxyz_wing_trivalue", board) == []
+    step = _step_with_cells(_checked("wxyz_wing", board), _cells("r7c8", "r8c7", "r9c8", "r6c7"))
+    assert set(step.eliminations) == candidate_pairs(("r4c8", 8)) and step_se(step) == 5.5
+
+
+def test_wxyz_wing_doubly_linked():
+    steps = _checked("wxyz_wing", Board.from_pencilmarks(WXYZ_DOUBLE))
+    # r9c5 (6/9), r9c7 (4/9), r9c8 (1/4/6/9) hold 1/4/6/9 in row 9; r7c8 (1/4) sees every 1 (r9c8) and every 4
+    # (r9c7, r9c8) of them (box 9), so whichever it takes the three cells hold the other three digits:
+    # 6 (r9c5, r9c8) leaves row 9: r9c4; 9 (all three) has no other place in row 9;
+    # 1 (r7c8, r9c8) leaves column 8 and box 9: r1c8, r2c8, r8c8, r7c9, r8c9; 4 (r7c8, r9c7, r9c8) leaves box 9: r7c9.
+    step = _step_with_cells(steps, _cells("r9c5", "r9c7", "r9c8", "r7c8"))
+    assert set(step.eliminations) == candidate_pairs(
+        ("r9c4", 6), ("r1c8", 1), ("r2c8", 1), ("r8c8", 1), ("r7c9", 1), ("r8c9", 1), ("r7c9", 4))
+    assert "4" in step.text and step_se(step) == 5.5
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "se", "hardest"),
+    [
+        (".725.146..........1..4.7..98.......5.671.594...9.2.6....8...3.....9.8....4.....7.", 5.5, "wxyz_wing"),
+        ("...31.....6..97.4...142.3...3....5.2786...1395.2....6...3.597...2.68..1.....74...", 5.6,
+         "wxyz_wing_trivalue"),
+    ],
+)
+def test_wxyz_wing_puzzles_rate_as_sukaku_explainer_rates_them(puzzle, se, hardest):
+    # Sukaku Explainer's ratings from the Sudoku Exchange corpus (sudokuexchange_graded_even.tsv).
+    rating = rate(puzzle, measures=False)
+    assert (rating.se_like, rating.hardest_technique) == (se, hardest)
 
 
 def test_w_wing_hodoku_example():
