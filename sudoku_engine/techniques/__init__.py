@@ -134,9 +134,9 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("als_xz", "ALS-XZ", "als", 300, "Unfair", 7.5, 5, "als"),
     _t("als_xy_wing", "ALS-XY-Wing", "als", 320, "Unfair", 7.6, 5, "als"),
     _t("als_chain", "ALS Chain", "als", 340, "Unfair", 7.7, 5, "als", True),
-    _t("forcing_chain", "Forcing Chain", "forcing", 500, "Extreme", 8.0, 6, "forcing", True),
-    _t("forcing_net", "Forcing Net", "forcing", 700, "Extreme", 8.5, 6, "forcing", True),
-    _t("nested_forcing_chain", "Nested Forcing Chain", "forcing", 2500, "Extreme", 10.0, 6, "nets", True),
+    _t("forcing_chain", "Forcing Chain", "forcing", 500, "Extreme", 8.5, 6, "forcing", True),
+    _t("forcing_net", "Forcing Net", "forcing", 700, "Extreme", 9.0, 6, "forcing", True),
+    _t("nested_forcing_chain", "Nested Forcing Chain", "forcing", 2500, "Extreme", 9.5, 6, "nets", True),
     _t("bifurcation", "Bifurcation", "last_resort", 10000, "Extreme", 12.0, 6, "last_resort"),
 )
 

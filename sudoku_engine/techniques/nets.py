@@ -222,9 +222,14 @@ class Trial:
         """The size of the contradiction's net (each fact 1 plus its weight), and the facts known before the trial
         that it used, in the order found."""
         assert self.broken is not None
+        return self.closure_of(self.broken)
+
+    def closure_of(self, refs: list[Ref]) -> tuple[int, list[Fact]]:
+        """The size of the net some facts rest on (each fact 1 plus its weight), and the facts known before the
+        trial that it used, in the order found."""
         seen: set[Ref] = set()
         stack: list[Ref] = []
-        for ref in self.broken:
+        for ref in refs:
             if ref not in seen:
                 seen.add(ref)
                 stack.append(ref)
@@ -240,6 +245,25 @@ class Trial:
                     seen.add(parent)
                     stack.append(parent)
         return size, used
+
+
+def forcing_size(
+    board: Board, branches: Sequence[tuple[int, int]], conclusion: Fact | None, level: int
+) -> int | None:
+    """The size of the net a forcing step rests on, counted as nested nets are: the contradiction of its one branch
+    (``conclusion`` None), or, over the branches of a cell or a house, the net each needs for the conclusion (or
+    for its own contradiction), added up. None when a branch reaches neither (the rules' order can leave a
+    conclusion of another search underived)."""
+    size = 0
+    for cell, digit in branches:
+        trial = Trial(board, board.values[:], board.cands[:])
+        if trial.follow(cell, digit, level):
+            size += trial.closure()[0]
+        elif conclusion is not None and conclusion in trial.parents:
+            size += trial.closure_of([(True, conclusion)])[0]
+        else:
+            return None
+    return size
 
 
 def net_sizes(board: Board, level: int) -> dict[tuple[int, int], int]:
