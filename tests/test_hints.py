@@ -11,7 +11,7 @@ from sudoku_engine.board import Board
 from sudoku_engine.cli import main
 from sudoku_engine.grid import InvalidPuzzle, bit, format_values, parse_cell, parse_values
 from sudoku_engine.hints import NotUnique, hint, unlocks
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.techniques import BY_ID, CATALOGUE, step_se
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -89,13 +89,24 @@ AR101_MARKS = {parse_cell(name): sum(bit(int(d)) for d in digits) for name, digi
 }.items()}
 
 
-def test_the_players_digits_are_not_givens_so_an_avoidable_rectangle_can_be_the_hint():
+def _marked(position: str, givens: str) -> Board:
+    """A board of a position with the given clues, narrowed to AR101_MARKS."""
+    board = Board.from_values(parse_values(position), parse_values(givens))
+    for cell, mask in AR101_MARKS.items():
+        board.cands[cell] &= mask
+    return board
+
+
+def test_the_players_digits_are_not_givens_so_an_avoidable_rectangle_counts_for_the_hint():
+    """r1c1 = 9, r1c9 = 7, r2c1 = 7 are the player's, not givens: r2c9 = 9 would complete a swappable rectangle, so
+    Avoidable Rectangle Type 1 (4.5) applies on the hint's board; the hint is the lowest-rated step there, here a
+    2-String Kite (4.1). With the same digits as givens the rectangle could not swap, and it does not apply."""
+    played = list(BY_ID["avoidable_rectangle_1"].find(_marked(AR101_POSITION, AR101_PUZZLE)))
+    assert [step.eliminations for step in played] == [((parse_cell("r2c9"), 9),)]
+    assert list(BY_ID["avoidable_rectangle_1"].find(_marked(AR101_POSITION, AR101_POSITION))) == []
     found = hint(AR101_PUZZLE, AR101_POSITION, AR101_MARKS)
-    # r1c1 = 9, r1c9 = 7, r2c1 = 7 are the player's, not givens: r2c9 = 9 would complete a swappable rectangle.
-    assert found.technique == "avoidable_rectangle_1"
-    assert found.step is not None and found.step.eliminations == ((parse_cell("r2c9"), 9),)
-    # The same digits as givens of a puzzle: the rectangle could not swap, so the hint is another technique.
-    assert hint(AR101_POSITION, AR101_POSITION, AR101_MARKS).technique != "avoidable_rectangle_1"
+    assert found.step is not None and step_se(found.step) <= step_se(played[0])
+    assert found.technique == "two_string_kite"
 
 @pytest.mark.parametrize("seed", range(20))
 def test_hints_on_random_mid_game_positions_are_true(seed):

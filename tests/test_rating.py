@@ -84,8 +84,8 @@ def test_rate_command_records_and_bad_lines(capsys, monkeypatch):
     records = [json.loads(line) for line in captured.out.splitlines()]
     assert len(records) == 1
     assert set(records[0]) == {
-        "puzzle", "D", "label", "predicted_minutes", "hardest_technique", "se_like", "hodoku_like", "hodoku_level",
-        "techniques", "steps", "metrics", "ms"}
+        "puzzle", "D", "label", "predicted_minutes", "effort", "hardest_technique", "se_like", "hodoku_like",
+        "hodoku_level", "techniques", "steps", "metrics", "ms"}
     assert set(records[0]["metrics"]) == {"call_count", "findling", "hsolve", "entropy", "r_reduction", "schemes"}
     assert set(records[0]["metrics"]["schemes"]) == {
         "FC", "FCI", "BC", "BCI", "HAC", "HACS", "HACC", "HAC3", "HACSC3", "FCV", "BCV", "HACV"}
