@@ -254,12 +254,12 @@ def _rated(name: str, low: float, high: float) -> list[str]:
 
 @pytest.mark.corpus
 def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps():
-    """The catalogue up to BUG+1, all of it compiled, the single-digit patterns and the uniqueness techniques among
-    them (hidden triple, Skyscraper, 2-String Kite, Turbot Fish, XY-Wing, Empty Rectangle, XYZ-Wing, ...): the
-    kernel's step-by-step trace over them takes the steps of ``logic.solve`` allowed the same techniques, singles
-    included, and ends on its board, solved or stuck; the trace with the singles at once takes its other steps
-    (Sudoku Exchange, SE 4.0-5.6)."""
-    head = list(CATALOGUE[: [t.id for t in CATALOGUE].index("bug_plus_1") + 1])
+    """The catalogue up to BUG+1 but WXYZ-Wing (5.5, on a Python finder), all of it compiled, the single-digit
+    patterns and the uniqueness techniques among them (hidden triple, Skyscraper, 2-String Kite, Turbot Fish,
+    XY-Wing, Empty Rectangle, XYZ-Wing, ...): the kernel's step-by-step trace over them takes the steps of
+    ``logic.solve`` allowed the same techniques, singles included, and ends on its board, solved or stuck; the trace
+    with the singles at once takes its other steps (Sudoku Exchange, SE 4.0-5.6)."""
+    head = [t for t in CATALOGUE[: [t.id for t in CATALOGUE].index("bug_plus_1") + 1] if t.id != "wxyz_wing"]
     others = [t for t in head if t.id not in logic.SINGLES]
     ids = [t.id for t in others]
     triple = ids.index("hidden_triple")
