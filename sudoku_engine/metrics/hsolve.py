@@ -20,8 +20,8 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
     3  X-Wing, Swordfish, Jellyfish, Skyscraper, 2-String Kite, Turbot       basic fish, single-digit
-       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, WXYZ-Wing, unique           patterns, wings, quads,
-       rectangles 1-6, hidden rectangle, avoidable rectangles 1-2,           uniqueness
+       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, WXYZ-Wing, VWXYZ-Wing,      patterns, wings, quads,
+       unique rectangles 1-6, hidden rectangle, avoidable rectangles 1-2,    uniqueness
        naked/hidden quad, BUG+1
     4  Aligned Pair Exclusion, finned and sashimi fish, (finned) Franken     exclusion, finned and Franken
        X-Wing and Swordfish, Simple/Multi Colours, Remote Pair, W-Wing       fish, colouring
@@ -50,6 +50,7 @@ Possible applications. Techniques that a person checks on the same configuration
     WXYZ-Wing                       three cells of one house, 2-4 candidates each, with four digits between
                                     them, and a bivalue cell outside them whose digits are among the four and
                                     which sees one of them
+    VWXYZ-Wing                      the same with four cells of one house, 2-5 candidates each, and five digits
     Aligned Pair Exclusion          two cells with two or more bivalue cells seeing both
     rectangles (UR 1-6, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
                                     digit pair that all four corners hold
@@ -311,21 +312,30 @@ def xyz_wing_checks(view: View) -> int:
     return total
 
 
-def wxyz_wing_checks(view: View) -> int:
-    """WXYZ-Wing: every set of three cells of one house (2-4 candidates each, four digits between them) with a
-    bivalue cell outside it whose digits are among the four and which sees one of the three."""
-    sets: set[tuple[int, int, int]] = set()
+def wing_set_checks(view: View, size: int) -> int:
+    """WXYZ-Wing (``size`` 3), VWXYZ-Wing (4): every set of ``size`` cells of one house (2 to size + 1 candidates
+    each, size + 1 digits between them) with a bivalue cell outside it whose digits are among the set's and which
+    sees one of its cells."""
+    sets: set[tuple[int, ...]] = set()
     for cells in UNITS:
-        open_cells = [c for c in cells if not view.values[c] and 2 <= POPCOUNT[view.cands[c]] <= 4]
-        for trio in combinations(open_cells, 3):
-            if POPCOUNT[view.cands[trio[0]] | view.cands[trio[1]] | view.cands[trio[2]]] == 4:
-                sets.add(trio)
+        open_cells = [c for c in cells if not view.values[c] and 2 <= POPCOUNT[view.cands[c]] <= size + 1]
+        for group in combinations(open_cells, size):
+            if POPCOUNT[_union(view, group)] == size + 1:
+                sets.add(group)
     total = 0
-    for trio in sets:
-        digits = view.cands[trio[0]] | view.cands[trio[1]] | view.cands[trio[2]]
-        total += sum(1 for c in view.bivalue if c not in trio and not view.cands[c] & ~digits
-                     and any(c in _PEER_SETS[t] for t in trio))
+    for group in sets:
+        digits = _union(view, group)
+        total += sum(1 for c in view.bivalue if c not in group and not view.cands[c] & ~digits
+                     and any(c in _PEER_SETS[t] for t in group))
     return total
+
+
+def _union(view: View, cells: tuple[int, ...]) -> int:
+    """The digits some of the cells hold."""
+    union = 0
+    for c in cells:
+        union |= view.cands[c]
+    return union
 
 
 def aligned_pair_checks(view: View) -> int:
@@ -511,7 +521,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("Jellyfish", ("jellyfish",), lambda v: fish_checks(v, 4, 4)),
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
-    Family("WXYZ-Wing", ("wxyz_wing", "wxyz_wing_trivalue"), wxyz_wing_checks),
+    Family("WXYZ-Wing", ("wxyz_wing", "wxyz_wing_trivalue"), lambda v: wing_set_checks(v, 3)),
+    Family("VWXYZ-Wing", ("vwxyz_wing_pentavalue", "vwxyz_wing", "vwxyz_wing_trivalue"),
+           lambda v: wing_set_checks(v, 4)),
     Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
                           "unique_rectangle_5", "unique_rectangle_6", "hidden_rectangle"), rectangle_checks),
     Family("avoidable rectangles", ("avoidable_rectangle_1", "avoidable_rectangle_2"), avoidable_rectangle_checks),

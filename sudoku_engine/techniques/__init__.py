@@ -3,18 +3,21 @@
 Each technique is a function ``find(board) -> Iterator[Step]`` in the module of its family. The catalogue
 gives, per technique, its family, a HoDoKu-style base score and level (HoDoKu's default step configuration),
 an SE-style rating (the Sudoku Explainer scale, as Sukaku Explainer extends it: Skyscraper 4.0, 2-String Kite
-4.1, Turbot Fish 4.2, Empty Rectangle 4.3, WXYZ-Wing 5.5-5.6, Aligned Pair Exclusion 6.2; techniques neither
-names get the rating of the chain or loop it would find instead), and a tier (groups of equally hard techniques,
-used by seed 002's hsolve simulation). The catalogue is in order of SE-style rating: the logic solver and the hint
-ladder take the applicable step with the lowest rating, a chain's length bonus included (``step_se``), ties to the
-technique that comes first.
+4.1, Turbot Fish 4.2, Empty Rectangle 4.3, WXYZ-Wing 5.5-5.6, Aligned Pair Exclusion 6.2, VWXYZ-Wing 6.2-6.4;
+techniques neither names get the rating of the chain or loop it would find instead), and a tier (groups of
+equally hard techniques, used by seed 002's hsolve simulation). The catalogue is in order of SE-style rating: the
+logic solver and the hint ladder take the applicable step with the lowest rating, a chain's length bonus included
+(``step_se``), ties to the technique that comes first.
 
 A fixed pattern whose rating depends on its shape has one entry per rating: WXYZ-Wing is 5.5 when the largest of
-its three set cells holds two or four candidates and 5.6 when it holds three (``wxyz_wing``, ``wxyz_wing_trivalue``).
-HoDoKu has neither WXYZ-Wing nor Aligned Pair Exclusion; they take the score and level of the HoDoKu technique
-nearest to them: XYZ-Wing for WXYZ-Wing (which extends it by one digit and one cell), Death Blossom for Aligned
-Pair Exclusion (a candidate goes because every digit of the other cell, the stem, either sees it directly or forces
-a bivalue petal onto it).
+its three set cells holds two or four candidates and 5.6 when it holds three (``wxyz_wing``, ``wxyz_wing_trivalue``);
+VWXYZ-Wing is 6.2 when one of its four set cells holds all five digits, 6.3 when the largest holds two or four and
+6.4 when it holds three (``vwxyz_wing_pentavalue``, ``vwxyz_wing``, ``vwxyz_wing_trivalue``; the 6.2 entry comes
+before Aligned Pair Exclusion, as Sukaku Explainer tries VWXYZ-Wing first). HoDoKu has none of WXYZ-Wing,
+VWXYZ-Wing and Aligned Pair Exclusion; they take the score and level of the HoDoKu technique nearest to them:
+XYZ-Wing for WXYZ- and VWXYZ-Wing (which extend it by one and two digits and cells, still one set and one bivalue
+cell, in the wings' tier), Death Blossom for Aligned Pair Exclusion (a candidate goes because every digit of the
+other cell, the stem, either sees it directly or forces a bivalue petal onto it).
 """
 
 from __future__ import annotations
@@ -111,7 +114,10 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("wxyz_wing", "WXYZ-Wing", "wings", 180, "Hard", 5.5, 3, "wings"),
     _t("bug_plus_1", "BUG+1", "uniqueness", 100, "Hard", 5.6, 3, "uniqueness"),
     _t("wxyz_wing_trivalue", "WXYZ-Wing (largest cell trivalue)", "wings", 180, "Hard", 5.6, 3, "wings"),
+    _t("vwxyz_wing_pentavalue", "VWXYZ-Wing (a cell holds all five)", "wings", 180, "Hard", 6.2, 3, "wings"),
     _t("aligned_pair_exclusion", "Aligned Pair Exclusion", "exclusion", 360, "Unfair", 6.2, 4, "exclusion"),
+    _t("vwxyz_wing", "VWXYZ-Wing", "wings", 180, "Hard", 6.3, 3, "wings"),
+    _t("vwxyz_wing_trivalue", "VWXYZ-Wing (largest cell trivalue)", "wings", 180, "Hard", 6.4, 3, "wings"),
     _t("finned_x_wing", "Finned X-Wing", "fish", 130, "Hard", 6.6, 4, "fish"),
     _t("sashimi_x_wing", "Sashimi X-Wing", "fish", 150, "Hard", 6.6, 4, "fish"),
     _t("x_chain", "X-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
