@@ -1,12 +1,11 @@
 """Fit the difficulty score D and the time model, and report their agreement (the figures of docs/difficulty.md).
 
 - D (``sudoku_engine.difficulty``): se_fine plus a refinement fitted by least squares to what se_fine misses of
-  the Sudoku Explainer ratings of a seeded sample of ``sudokuexchange_graded_even.tsv``, squashed into
-  (-TIE_WIDTH, TIE_WIDTH); checked on a disjoint sample of the same file and on ``menneske_graded_even.tsv``
+  the Sudoku Explainer ratings of a seeded sample of ``sudokuexchange_graded_even.tsv``, moving D by tanh of it
+  within ``difficulty.widths``; checked on a disjoint sample of the same file and on ``menneske_graded_even.tsv``
   (never used for fitting): Spearman rho of D, se_like and hodoku_like against the grades, Goodman-Kruskal gamma
-  against the menneske grades, median D per 0.5 band of SE rating, and optionally hodoku-py's rho on the same
-  puzzles (``--peer N``, installed into benchmarks/.peers only). ``--widths`` prints the same checks for other
-  values of TIE_WIDTH beside the one fitted.
+  against the menneske grades, median D per 0.5 band of SE rating, the widest gaps in D over every puzzle rated,
+  and optionally hodoku-py's rho on the same puzzles (``--peer N``, installed into benchmarks/.peers only).
 - Singles puzzles: SINGLES_LOW and SINGLES_HIGH are the 1st and 99th percentiles of ln(effort per empty cell) over
   the puzzles the singles alone solve among the Sudoku Exchange and Kaggle rows rated here (menneske excluded).
 - Time model: every puzzle rated here whose mean call count (seed 000's measure) is within a factor 1.5 of one of
@@ -15,7 +14,7 @@
   each level's prediction is printed beside Table II's mean and spread.
 
 Prints the constants for ``sudoku_engine/difficulty.py``.
-Run: ``.venv/bin/python benchmarks/fit_difficulty.py [--fit 600] [--check 400] [--jobs 2] [--peer 0] [--widths]``.
+Run: ``.venv/bin/python benchmarks/fit_difficulty.py [--fit 600] [--check 400] [--jobs 2] [--peer 0]``.
 """
 
 from __future__ import annotations
@@ -42,15 +41,14 @@ TABLE_II = (
     (25, 67, 80, 30, 26, 24, 23, 20, 12, 9, 61, 18, 25, 30),
     (30, 50, 68, 68, 55, 38, 35, 45, 21, 12, 71, 50),
 )
-WIDTHS = (0.049, 0.1, 0.2, 0.3, 0.5)
 
 
 class Rated:
     """What the fit needs of one rated puzzle."""
 
-    def __init__(self, puzzle: str, vector: Sequence[float], singles_only: bool, se_like: float, effort: float,
-                 call_count: float) -> None:
-        self.puzzle, self.vector, self.singles_only = puzzle, np.array(vector), singles_only
+    def __init__(self, puzzle: str, vector: Sequence[float], singles_only: bool, base: float, se_like: float,
+                 effort: float, call_count: float) -> None:
+        self.puzzle, self.vector, self.singles_only, self.base = puzzle, np.array(vector), singles_only, base
         self.se_like, self.effort, self.call_count = se_like, effort, call_count
 
 
@@ -58,7 +56,7 @@ def rate_one(puzzle: str) -> Rated:
     """The features of one puzzle (as ``rate`` measures them, on its canonical form)."""
     rating = rate(puzzle)
     call_count = rating.metrics.call_count if rating.metrics.call_count is not None else math.nan
-    return Rated(puzzle, rating.vector, rating.singles_only, rating.se_like, rating.effort, call_count)
+    return Rated(puzzle, rating.vector, rating.singles_only, rating.base, rating.se_like, rating.effort, call_count)
 
 
 def rate_all(puzzles: Sequence[str], jobs: int) -> list[Rated]:
@@ -80,13 +78,13 @@ def samples(fit: int, check: int) -> dict[str, list[dict[str, str]]]:
             "easy": [r for r in rows if not r["se_rating"]][::2], "kaggle": kaggle[:check]}
 
 
-def d_of(item: Rated, coef: np.ndarray, spread: float, width: float, low: float, high: float) -> float:
+def d_of(item: Rated, coef: np.ndarray, spread: float, low: float, high: float) -> float:
     """D as ``difficulty.score`` computes it with these constants."""
     if item.singles_only:
         share = (item.vector[-1] - low) / (high - low)
         return 1.0 + (difficulty.SINGLES_TOP - 1.0) * min(max(share, 0.0), 0.999)
     refinement = coef[0] + float(np.dot(coef[2:], item.vector[1:]))
-    return float(item.vector[0] + width * math.tanh(refinement / spread))
+    return difficulty.spread(float(item.vector[0]), item.base, refinement / spread)
 
 
 def fit_refinement(items: list[Rated], truth: np.ndarray) -> tuple[np.ndarray, float]:
@@ -145,8 +143,6 @@ def main() -> None:
     parser.add_argument("--fit", type=int, default=600, help="SE-rated puzzles to fit on")
     parser.add_argument("--check", type=int, default=400, help="puzzles per check set")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    parser.add_argument("--width", type=float, default=difficulty.TIE_WIDTH, help="TIE_WIDTH to fit with")
-    parser.add_argument("--widths", action="store_true", help=f"also check TIE_WIDTH {', '.join(map(str, WIDTHS))}")
     parser.add_argument("--peer", type=int, default=0, help="check puzzles also rated by hodoku-py (0: none)")
     options = parser.parse_args()
     solver.warm_up()
@@ -170,26 +166,24 @@ def main() -> None:
         print(f"  {name:18} weight {w:+.4f}  weight x sd {w * s:+.4f}")
     se_truth = [float(r["se_rating"]) for r in rows["check"]]
     menneske_truth = [float(MENNESKE.index(r["menneske_grade"])) for r in rows["menneske"]]
-    for width in sorted({options.width, *(WIDTHS if options.widths else ())}):
-        print(f"\nTIE_WIDTH {width}:")
-        se_d = [d_of(i, coef, spread, width, low, high) for i in rated["check"]]
-        report("sudokuexchange (held out), SE rating", se_d, rated["check"], se_truth, False)
-        bands = band_medians(se_d, se_truth)
-        rising = all(b[1] < c[1] for b, c in zip(bands, bands[1:]))
-        print("    median D per 0.5 band of SE: " + ", ".join(f"{b:.1f}: {m:.2f} ({n})" for b, m, n in bands)
-              + f" -> {'rises at every band' if rising else 'NOT monotone'}")
-        menneske_d = [d_of(i, coef, spread, width, low, high) for i in rated["menneske"]]
-        report("menneske grade", menneske_d, rated["menneske"], menneske_truth, True)
-        every = sorted(d_of(i, coef, spread, width, low, high) for group in rated.values() for i in group)
-        gaps = sorted(((b - a, a) for a, b in zip(every, every[1:])), reverse=True)[:3]
-        print("    widest gaps in D over all rated puzzles: " + ", ".join(f"{g:.2f} above {a:.2f}" for g, a in gaps))
+    se_d = [d_of(i, coef, spread, low, high) for i in rated["check"]]
+    report("sudokuexchange (held out), SE rating", se_d, rated["check"], se_truth, False)
+    bands = band_medians(se_d, se_truth)
+    rising = all(b[1] < c[1] for b, c in zip(bands, bands[1:]))
+    print("    median D per 0.5 band of SE: " + ", ".join(f"{b:.1f}: {m:.2f} ({n})" for b, m, n in bands)
+          + f" -> {'rises at every band' if rising else 'NOT monotone'}")
+    menneske_d = [d_of(i, coef, spread, low, high) for i in rated["menneske"]]
+    report("menneske grade", menneske_d, rated["menneske"], menneske_truth, True)
+    every = sorted(d_of(i, coef, spread, low, high) for group in rated.values() for i in group)
+    gaps = sorted(((b - a, a) for a, b in zip(every, every[1:])), reverse=True)[:3]
+    print("    widest gaps in D over all rated puzzles: " + ", ".join(f"{g:.2f} above {a:.2f}" for g, a in gaps))
     if options.peer:
         python = peer_python()
         if python is not None:
             for label, group, truth in (("SE", "check", se_truth), ("menneske", "menneske", menneske_truth)):
                 picked = [i.puzzle for i in rated[group][:options.peer]]
                 theirs = peer_rate(python, picked)
-                d = [d_of(i, coef, spread, options.width, low, high) for i in rated[group][:options.peer]]
+                d = [d_of(i, coef, spread, low, high) for i in rated[group][:options.peer]]
                 print(f"  hodoku-py score rho on the first {len(picked)} {label}: "
                       f"{spearman([s for _t, s, _l in theirs], truth[:options.peer]):.3f} (D on the same: "
                       f"{spearman(d, truth[:options.peer]):.3f})")

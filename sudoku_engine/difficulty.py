@@ -32,7 +32,7 @@ import math
 from collections.abc import Sequence
 
 from .metrics import Metrics
-from .techniques import Technique
+from .techniques import CATALOGUE, Technique
 
 FEATURES = ("se_fine", "ln_hodoku", "ln_call_count", "schemes_failed", "entropy", "ln_inferences", "ln_guesses",
             "ln_effort_per_cell")
@@ -41,13 +41,18 @@ MEASURES = ("call_count", "findling", "r_reduction", "schemes")
 
 # Fitted by benchmarks/fit_difficulty.py (see docs/difficulty.md): intercept, then one weight per feature.
 # se_fine keeps weight 1 (D stays on the SE scale); the rest is fitted to the SE rating minus se_fine.
-INTERCEPT = -4.2155
-WEIGHTS = (1.0, 1.0841, 0.0697, -0.1087, -0.6469, 0.0942, 0.0865, -0.4714)
-# The refinement is squashed into (-TIE_WIDTH, TIE_WIDTH) by tanh(refinement / REFINEMENT_SD).
+INTERCEPT = -0.1381
+WEIGHTS = (1.0, -0.0590, 0.0298, -0.0411, -0.4164, 0.0341, -0.0105, 0.1904)
+# The refinement moves D by tanh(refinement / REFINEMENT_SD) times a width: halfway to the rating of the nearest
+# technique below the hardest step's and above se_fine (so it never passes their puzzles), at least TIE_WIDTH and at
+# most MAX_WIDTH. Where neighbouring techniques lie close, that is about TIE_WIDTH; across the scale's gaps (BUG+1
+# at 5.6 and the VWXYZ-Wing at 6.2, almost locked sets at 7.7 and forcing chains at 8.5) D spreads over the gap,
+# so the slider has puzzles all along it.
 TIE_WIDTH = 0.049
-REFINEMENT_SD = 0.3669
+MAX_WIDTH = 0.5
+REFINEMENT_SD = 0.1442
 # Means over the fitting sample, standing in for a measure that is missing.
-MEANS = (5.956, 7.502, 4.429, 8.278, 1.159, 1.374, 1.293, 6.189)
+MEANS = (5.920, 7.477, 4.429, 8.278, 1.159, 1.374, 1.293, 6.160)
 
 # Puzzles the singles alone solve: D from 1.0 to SINGLES_TOP, linear in ln(effort per empty cell) between
 # SINGLES_LOW and SINGLES_HIGH (about the 1st and 99th percentiles over singles puzzles of the corpora).
@@ -59,8 +64,8 @@ SINGLES_HIGH = 4.506
 SEED000_CALL_COUNTS = (6.234043, 29.2093, 98.2093, 527.4318)
 SEED000_MINUTES = (14.73, 21.47, 32.14, 45.25)
 # minutes = MINUTES_SCALE * effort ** MINUTES_EXPONENT (benchmarks/fit_difficulty.py).
-MINUTES_SCALE = 0.0288
-MINUTES_EXPONENT = 0.7143
+MINUTES_SCALE = 0.0235
+MINUTES_EXPONENT = 0.7375
 
 # Upper bounds of D for the zones Easy, Medium, Hard, Expert; Extreme above (on the SE scale: singles, then
 # intersections and pairs, then subsets, fish, wings and single-digit patterns, then chains, then almost locked
@@ -103,13 +108,32 @@ def singles_d(ln_effort_per_cell: float) -> float:
     return 1.0 + (SINGLES_TOP - 1.0) * min(max(share, 0.0), 0.999)
 
 
-def score(vector: Sequence[float], singles_only: bool = False) -> float:
-    """D for a feature vector: by effort per cell for a singles puzzle, else se_fine plus the squashed refinement
-    (never more than TIE_WIDTH either way)."""
+# The ratings the refinement's width reads: every technique's but the singles', and the top of the singles' D.
+_RATINGS = sorted({SINGLES_TOP, *(t.se_rating for t in CATALOGUE if t.family != "singles")})
+
+
+def widths(se_fine: float, base: float) -> tuple[float, float]:
+    """How far the refinement may move D below and above se_fine (``base``: the hardest step's technique rating)."""
+    below = max((r for r in _RATINGS if r < base), default=base - 2 * TIE_WIDTH)
+    above = min((r for r in _RATINGS if r > se_fine), default=se_fine + 2 * MAX_WIDTH)
+    down = min(max((se_fine - below) / 2, TIE_WIDTH), MAX_WIDTH)
+    up = min(max((above - se_fine) / 2, TIE_WIDTH), MAX_WIDTH)
+    return down, up
+
+
+def spread(se_fine: float, base: float, z: float) -> float:
+    """se_fine moved by tanh(z) times the width on z's side."""
+    down, up = widths(se_fine, base)
+    return se_fine + (up if z > 0 else down) * math.tanh(z)
+
+
+def score(vector: Sequence[float], singles_only: bool = False, base: float | None = None) -> float:
+    """D for a feature vector: by effort per cell for a singles puzzle, else se_fine moved by the refinement
+    (``spread``; ``base``, the hardest step's technique rating, defaults to se_fine)."""
     if singles_only:
         return singles_d(vector[FEATURES.index("ln_effort_per_cell")])
     refinement = INTERCEPT + sum(w * x for w, x in zip(WEIGHTS[1:], vector[1:]))
-    return vector[0] + TIE_WIDTH * math.tanh(refinement / REFINEMENT_SD)
+    return spread(vector[0], vector[0] if base is None else base, refinement / REFINEMENT_SD)
 
 
 def predicted_minutes(effort_total: float, scale: float = MINUTES_SCALE, exponent: float = MINUTES_EXPONENT) -> float:

@@ -305,15 +305,16 @@ def _measure_d(values: Sequence[int], target: float, tolerance: float) -> Measur
     """D, staged: the trace first (enough when it is out of reach), the seed measures D reads only near the target.
 
     A puzzle the singles alone solve has its D from its effort, which the trace on the kernel gives at once; any
-    other puzzle's D lies within TIE_WIDTH of se_fine, itself within 0.12 of se_like (the rounding of a chain's
+    other puzzle's D lies within MAX_WIDTH of se_fine, itself within 0.12 of se_like (the rounding of a chain's
     length bonus).
     """
-    staged = staged_se_like(values, target + tolerance + difficulty.TIE_WIDTH + FINE_GAP, as_given=True)
+    reach = tolerance + difficulty.MAX_WIDTH + FINE_GAP
+    staged = staged_se_like(values, target + reach, as_given=True)
     if staged.exact and staged.value <= difficulty.SINGLES_TOP:
         singles = singles_d(values)
         if abs(singles - target) > tolerance:
             return Measured(singles, True)
-    elif not staged.exact or abs(staged.value - target) > tolerance + difficulty.TIE_WIDTH + FINE_GAP:
+    elif not staged.exact or abs(staged.value - target) > reach:
         return staged
     rating = rate(values, measures=difficulty.MEASURES)
     return Measured(rating.d, True, rating)

@@ -233,3 +233,17 @@ def test_rate_command_measures_option(capsys):
     assert main(["rate", "--jsonl", "--measures", "none", HARD_SE_9]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["metrics"]["call_count"] is None and record["D"] > 0
+
+
+def test_the_refinement_moves_d_at_most_halfway_to_the_neighbouring_techniques():
+    """Puzzles of a lower-rated technique never pass those of the next one, whatever their refinement, and across
+    a gap of the scale (BUG+1 at 5.6, VWXYZ-Wing at 6.2) D spreads over it, so the slider has puzzles along it."""
+    ratings = sorted({t.se_rating for t in CATALOGUE if t.family != "singles"})
+    for low, high in zip(ratings, ratings[1:]):
+        assert difficulty.spread(low, low, 50.0) <= difficulty.spread(high, high, -50.0)
+    top_of_bug = difficulty.spread(5.6, 5.6, 50.0)
+    bottom_of_vwxyz = difficulty.spread(6.2, 6.2, -50.0)
+    assert top_of_bug == pytest.approx(5.9) and bottom_of_vwxyz == pytest.approx(5.9)
+    assert difficulty.spread(3.2, 3.2, 50.0) == pytest.approx(3.3)  # X-Wing: halfway to Hidden Pair (3.4)
+    assert difficulty.spread(4.0, 4.0, 1.0) - 4.0 == pytest.approx(0.05 * math.tanh(1.0))  # 2-String Kite at 4.1
+    assert difficulty.widths(9.5, 9.5)[1] == difficulty.MAX_WIDTH  # nothing within 1.0 above nested forcing chains
