@@ -18,7 +18,8 @@ per list, the puzzles kept per list and zone, and the slider values still short 
 
 Run: ``.venv/bin/python benchmarks/seed_bank.py [--jobs J] [--count N] [--sample S] [--timeout T]`` (the full
 build rates about 2,000 puzzles, the hardest 2-80 s each: hours on two cores). ``--limit L`` rates only the first
-L candidates of each list and ``--out`` writes elsewhere: a quick check of the pipeline.
+L candidates of each list and ``--out`` writes elsewhere: a quick check of the pipeline; ``--stride K`` takes every
+K-th puzzle of the lists taken whole.
 """
 
 from __future__ import annotations
@@ -141,14 +142,13 @@ def evenly(items: Sequence[Candidate], count: int) -> list[Candidate]:
     return [items[int(i * step)] for i in range(count)]
 
 
-def candidates(sample: int, limit: int | None) -> list[Candidate]:
-    """The bankable puzzles of every list (an even spread of ``sample`` of the sampled list; the first ``limit``
-    of each list when given)."""
+def candidates(sample: int, limit: int | None, stride: int = 1) -> list[Candidate]:
+    """The bankable puzzles of every list (an even spread of ``sample`` of the sampled list, every ``stride``-th of
+    the others; the first ``limit`` of each list when given)."""
     found = []
     for name, _, _ in LISTS:
         usable = [c for c in list_puzzles(name) if bankable(c)]
-        if name == SAMPLED:
-            usable = evenly(usable, sample)
+        usable = evenly(usable, sample) if name == SAMPLED else usable[::stride]
         found.extend(usable[:limit])
     return found
 
@@ -304,13 +304,14 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200, help=f"puzzles taken evenly from {SAMPLED}")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds of rating before a puzzle is left out")
     parser.add_argument("--limit", type=int, default=None, help="rate only the first L candidates of each list")
+    parser.add_argument("--stride", type=int, default=1, help="take every K-th puzzle of the lists not sampled")
     parser.add_argument("--out", type=Path, default=seed.SEED_FILE, help="the seed file (SOURCE.md goes beside it)")
     parser.add_argument("--candidates", type=Path, default=None,
                         help="the ratings of every candidate, kept for later runs (default: one file per engine "
                              "version in benchmarks/.seed_bank/)")
     args = parser.parse_args()
     cache = args.candidates or CACHE_DIR / f"candidates-{engine_fingerprint()}.jsonl"
-    wanted = candidates(args.sample, args.limit)
+    wanted = candidates(args.sample, args.limit, args.stride)
     known = read_rated(cache)
     todo = [c for c in wanted if c.origin not in known]
     per_list = Counter(c.origin.split(":", 1)[0] for c in wanted)
