@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
-BANK_MIN ?= 40
+BANK_MIN ?= 100
 BANK_JOBS ?= 2
 
 .PHONY: run test check-corpus bench lint chromium clean
@@ -24,6 +24,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.run-installed
 	$(BIN)/flask --app webapp init-db
+	$(BIN)/flask --app webapp pool seed
 	$(BIN)/python -c "from sudoku_engine.generate import warm_up; warm_up()"
 	$(BIN)/flask --app webapp pool ensure --min $(BANK_MIN) --jobs $(BANK_JOBS) --budget 1.5
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'

@@ -7,6 +7,7 @@ tied in either variable. Scripts in ``benchmarks/papers/`` put this folder on ``
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import statistics
@@ -16,6 +17,17 @@ from pathlib import Path
 import numpy as np
 
 DATA = Path(os.environ.get("SUDOKU_DATA", Path(__file__).resolve().parent.parent.parent / "shared" / "data"))
+ENGINE = Path(__file__).resolve().parent.parent / "sudoku_engine"
+
+
+def engine_fingerprint() -> str:
+    """A digest of the engine's source (the generated slider knots aside: they do not change a rating), so that
+    ratings kept under another digest, which may be stale, are never reused."""
+    digest = hashlib.sha256()
+    for path in sorted(ENGINE.rglob("*.py")):
+        if path.name != "slider_knots.py":
+            digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def read_tsv(name: str) -> list[dict[str, str]]:

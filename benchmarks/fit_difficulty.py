@@ -1,13 +1,20 @@
-"""Fit the difficulty score D and report its agreement (the figures of docs/difficulty.md).
+"""Fit the difficulty score D and the time model, and report their agreement (the figures of docs/difficulty.md).
 
-D is se_like plus a linear refinement fitted by least squares to what se_like misses of the Sudoku Explainer
-ratings of a seeded sample of ``sudokuexchange_graded_even.tsv``. It is checked on a disjoint sample of the same
-file and on ``menneske_graded_even.tsv`` (never used for fitting): Spearman rho of D, se_like and hodoku_like
-against the grades, Goodman-Kruskal gamma against the menneske grades, and optionally hodoku-py's rho on the
-same puzzles (``--peer N``, installed into benchmarks/.peers only). Prints the constants for
-``sudoku_engine/difficulty.py``.
+- D (``sudoku_engine.difficulty``): se_fine plus a refinement fitted by least squares to what se_fine misses of
+  the Sudoku Explainer ratings of a seeded sample of ``sudokuexchange_graded_even.tsv``, moving D by tanh of it
+  within ``difficulty.widths``; checked on a disjoint sample of the same file and on ``menneske_graded_even.tsv``
+  (never used for fitting): Spearman rho of D, se_like and hodoku_like against the grades, Goodman-Kruskal gamma
+  against the menneske grades, median D per 0.5 band of SE rating, the widest gaps in D over every puzzle rated,
+  and optionally hodoku-py's rho on the same puzzles (``--peer N``, installed into benchmarks/.peers only).
+- Singles puzzles: SINGLES_LOW and SINGLES_HIGH are the 1st and 99th percentiles of ln(effort per empty cell) over
+  the puzzles the singles alone solve among the Sudoku Exchange and Kaggle rows rated here (menneske excluded).
+- Time model: every puzzle rated here whose mean call count (seed 000's measure) is within a factor 1.5 of one of
+  seed 000's four level means stands for that level; ln(minutes) = ln MINUTES_SCALE + MINUTES_EXPONENT ln(effort)
+  is fitted to the four pairs (median effort of the level's puzzles, the level's mean minutes in Table II), and
+  each level's prediction is printed beside Table II's mean and spread.
 
-Run: ``.venv/bin/python benchmarks/fit_difficulty.py [--fit 600] [--check 600] [--peer 0]``.
+Prints the constants for ``sudoku_engine/difficulty.py``.
+Run: ``.venv/bin/python benchmarks/fit_difficulty.py [--fit 600] [--check 400] [--jobs 2] [--peer 0]``.
 """
 
 from __future__ import annotations
@@ -16,102 +23,173 @@ import argparse
 import math
 import random
 import statistics
+from collections.abc import Sequence
+from multiprocessing import Pool
 
 import numpy as np
 from corpus_stats import goodman_kruskal_gamma, read_tsv, spearman
 from rating import peer_python, peer_rate
 
 from sudoku_engine import difficulty, solver
-from sudoku_engine.grid import Grid, parse_values
-from sudoku_engine.isomorph import canonical
-from sudoku_engine.logic import solve as logic_solve
-from sudoku_engine.metrics import measure
-from sudoku_engine.rating import rate_trace
+from sudoku_engine.rating import rate
 
 MENNESKE = ("Super easy", "Very easy", "Easy", "Medium", "Hard", "Harder", "Very hard", "Super hard", "Impossible")
-USED = ("call_count", "findling", "r_reduction", "schemes")  # hsolve is reported, not a feature of D
+# Table II of seed 000: the minutes of the 15 people per level ("unsuccessful" left out).
+TABLE_II = (
+    (16, 21, 14, 15, 8, 10, 22, 11, 6, 6, 40, 8, 10, 14, 20),
+    (12, 36, 30, 24, 22, 33, 6, 20, 8, 8, 45, 31, 9, 20, 18),
+    (25, 67, 80, 30, 26, 24, 23, 20, 12, 9, 61, 18, 25, 30),
+    (30, 50, 68, 68, 55, 38, 35, 45, 21, 12, 71, 50),
+)
 
 
-def features_of(puzzle: str) -> tuple[float, ...]:
-    """The feature vector of D for one puzzle (measured on its canonical form, like ``rate``)."""
-    form = canonical(parse_values(puzzle))
-    se_like, score, _level, _hardest = rate_trace(logic_solve(Grid(form)))
-    return difficulty.features(se_like, score, measure(form, names=USED))
+class Rated:
+    """What the fit needs of one rated puzzle."""
+
+    def __init__(self, puzzle: str, vector: Sequence[float], singles_only: bool, base: float, se_like: float,
+                 effort: float, call_count: float) -> None:
+        self.puzzle, self.vector, self.singles_only, self.base = puzzle, np.array(vector), singles_only, base
+        self.se_like, self.effort, self.call_count = se_like, effort, call_count
 
 
-def samples(fit: int, check: int) -> tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]]:
-    """Disjoint seeded fit and check samples of the SE-rated rows, and a menneske sample."""
-    rows = [r for r in read_tsv("sudokuexchange_graded_even.tsv") if r["se_rating"]]
-    random.Random(2024).shuffle(rows)
+def rate_one(puzzle: str) -> Rated:
+    """The features of one puzzle (as ``rate`` measures them, on its canonical form)."""
+    rating = rate(puzzle)
+    call_count = rating.metrics.call_count if rating.metrics.call_count is not None else math.nan
+    return Rated(puzzle, rating.vector, rating.singles_only, rating.base, rating.se_like, rating.effort, call_count)
+
+
+def rate_all(puzzles: Sequence[str], jobs: int) -> list[Rated]:
+    """Rate puzzles over worker processes."""
+    with Pool(jobs) as pool:
+        return pool.map(rate_one, puzzles, chunksize=4)
+
+
+def samples(fit: int, check: int) -> dict[str, list[dict[str, str]]]:
+    """Disjoint seeded fit and check samples of the SE-rated rows, a menneske sample, and the singles pool."""
+    rows = read_tsv("sudokuexchange_graded_even.tsv")
+    rated = [r for r in rows if r["se_rating"]]
+    random.Random(2024).shuffle(rated)
     menneske = read_tsv("menneske_graded_even.tsv")
     random.Random(2025).shuffle(menneske)
-    return rows[:fit], rows[fit : fit + check], menneske[:check]
+    kaggle = read_tsv("kaggle3m_curated_graded_even.tsv")
+    random.Random(2026).shuffle(kaggle)
+    return {"fit": rated[:fit], "check": rated[fit:fit + check], "menneske": menneske[:check],
+            "easy": [r for r in rows if not r["se_rating"]][::2], "kaggle": kaggle[:check]}
+
+
+def d_of(item: Rated, coef: np.ndarray, spread: float, low: float, high: float) -> float:
+    """D as ``difficulty.score`` computes it with these constants."""
+    if item.singles_only:
+        share = (item.vector[-1] - low) / (high - low)
+        return 1.0 + (difficulty.SINGLES_TOP - 1.0) * min(max(share, 0.0), 0.999)
+    refinement = coef[0] + float(np.dot(coef[2:], item.vector[1:]))
+    return difficulty.spread(float(item.vector[0]), item.base, refinement / spread)
+
+
+def fit_refinement(items: list[Rated], truth: np.ndarray) -> tuple[np.ndarray, float]:
+    """Least squares of SE rating - se_fine on the other features; the coefficients and the refinement's spread."""
+    x = np.array([item.vector for item in items])
+    rest, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(x)), x[:, 1:]]), truth - x[:, 0], rcond=None)
+    coef = np.concatenate([rest[:1], [1.0], rest[1:]])
+    spread = float(np.std(np.column_stack([np.ones(len(x)), x[:, 1:]]) @ rest))
+    return coef, spread
+
+
+def band_medians(d: Sequence[float], truth: Sequence[float]) -> list[tuple[float, float, int]]:
+    """Median D per 0.5 band of SE rating (band start, median, count)."""
+    bands: dict[float, list[float]] = {}
+    for value, se in zip(d, truth):
+        bands.setdefault(math.floor(se * 2) / 2, []).append(value)
+    return [(band, statistics.median(values), len(values)) for band, values in sorted(bands.items())]
+
+
+def report(label: str, d: Sequence[float], items: list[Rated], truth: Sequence[float], gamma: bool) -> None:
+    """Spearman rho (and gamma) of D, se_like and hodoku_like against a grade."""
+    se_like = [item.se_like for item in items]
+    hodoku = [item.vector[1] for item in items]
+    print(f"  {label}, {len(items)} puzzles: Spearman rho D {spearman(d, truth):.3f}, se_like "
+          f"{spearman(se_like, truth):.3f}, hodoku_like {spearman(hodoku, truth):.3f}")
+    if gamma:
+        print(f"    Goodman-Kruskal gamma vs grade: D {goodman_kruskal_gamma(list(d), list(truth)):.3f} (seed 002 "
+              f"reports 0.82 for its m(B) against 8 external grades), se_like "
+              f"{goodman_kruskal_gamma(se_like, list(truth)):.3f}")
+
+
+def time_model(items: list[Rated]) -> tuple[float, float]:
+    """(scale, exponent) of minutes = scale * effort ** exponent, from seed 000's levels (see the docstring)."""
+    xs, ys = [], []
+    print("\ntime model: seed 000's levels, by the call count of the puzzles rated here")
+    levels = []
+    for calls, minutes in zip(difficulty.SEED000_CALL_COUNTS, difficulty.SEED000_MINUTES):
+        near = [item.effort for item in items if abs(math.log(item.call_count / calls)) <= math.log(1.5)]
+        levels.append((calls, minutes, len(near), statistics.median(near)))
+        xs.append(math.log(statistics.median(near)))
+        ys.append(math.log(minutes))
+    exponent, intercept = np.polyfit(xs, ys, 1)
+    scale = math.exp(intercept)
+    for (calls, minutes, count, effort), people in zip(levels, TABLE_II):
+        predicted = scale * effort ** exponent
+        sd = statistics.stdev(people)
+        print(f"  call count {calls:8.1f}: {count:4} puzzles, median effort {effort:8.0f}; predicted "
+              f"{predicted:5.1f} min, Table II mean {minutes:5.1f} sd {sd:4.1f} "
+              f"({'within' if abs(predicted - minutes) <= sd else 'OUTSIDE'} one sd)")
+    return scale, float(exponent)
 
 
 def main() -> None:
-    """Fit, check, print."""
+    """Rate the samples, fit, check, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", type=int, default=600, help="SE-rated puzzles to fit on")
-    parser.add_argument("--check", type=int, default=600, help="puzzles per check set")
+    parser.add_argument("--check", type=int, default=400, help="puzzles per check set")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--peer", type=int, default=0, help="check puzzles also rated by hodoku-py (0: none)")
     options = parser.parse_args()
     solver.warm_up()
-    fit_rows, se_rows, menneske_rows = samples(options.fit, options.check)
-    x = np.array([features_of(r["puzzle"]) for r in fit_rows])
-    y = np.array([float(r["se_rating"]) for r in fit_rows])
-    # se_like keeps weight 1: the other features are fitted to what it leaves (SE rating - se_like), so D is
-    # se_like refined, on the same scale
-    design = np.column_stack([np.ones(len(x)), x])
-    rest, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(x)), x[:, 1:]]), y - x[:, 0], rcond=None)
-    coef = np.concatenate([rest[:1], [1.0], rest[1:]])
-    spread = float(np.std(design @ coef - x[:, 0]))
-    d_fit = np.array([_d(row, coef, spread) for row in x])
-    slope, intercept = np.polyfit(d_fit, x[:, difficulty.FEATURES.index("ln_call_count")], 1)
-    print(f"fit on {len(fit_rows)} SE-rated puzzles of sudokuexchange_graded_even.tsv (seed 2024)")
+    rows = samples(options.fit, options.check)
+    rated = {name: rate_all([r["puzzle"] for r in group], options.jobs) for name, group in rows.items()}
+    singles = [i.vector[-1] for name in ("fit", "check", "easy", "kaggle") for i in rated[name] if i.singles_only]
+    low, high = (float(v) for v in np.percentile(singles, [1, 99]))
+    fit_truth = np.array([float(r["se_rating"]) for r in rows["fit"]])
+    fit_items = rated["fit"]
+    coef, spread = fit_refinement([i for i in fit_items if not i.singles_only],
+                                  np.array([t for t, i in zip(fit_truth, fit_items) if not i.singles_only]))
+    print(f"fit on {len(fit_items)} SE-rated puzzles of sudokuexchange_graded_even.tsv (seed 2024); singles from "
+          f"{len(singles)} puzzles")
     print(f"INTERCEPT = {coef[0]:.4f}")
     print("WEIGHTS = (" + ", ".join(f"{w:.4f}" for w in coef[1:]) + ")")
-    print("MEANS = (" + ", ".join(f"{m:.3f}" for m in x.mean(axis=0)) + ")")
-    print(f"REFINEMENT_SD = {spread:.4f}")
-    print(f"CALL_COUNT_INTERCEPT = {intercept:.4f}\nCALL_COUNT_SLOPE = {slope:.4f}")
-    for name, w, sd in zip(difficulty.FEATURES, coef[1:], x.std(axis=0)):
-        print(f"  {name:15} weight {w:+.4f}  weight x sd {w * sd:+.4f}")
-    check(se_rows, menneske_rows, coef, spread, options.peer)
-
-
-def _d(row: np.ndarray, coef: np.ndarray, spread: float) -> float:
-    """D from a feature row, as sudoku_engine.difficulty.score computes it with these coefficients."""
-    refinement = coef[0] + float(np.dot(coef[2:], row[1:]))
-    return float(row[0] + difficulty.TIE_WIDTH * math.tanh(refinement / spread))
-
-
-def check(
-    se_rows: list[dict[str, str]], menneske_rows: list[dict[str, str]], coef: np.ndarray, spread: float, peer: int
-) -> None:
-    """Agreement of D (with the fitted coefficients) on the held-out SE sample and on menneske."""
-    for label, rows, truth in (
-        ("sudokuexchange (held out), SE rating", se_rows, [float(r["se_rating"]) for r in se_rows]),
-        ("menneske grade", menneske_rows, [float(MENNESKE.index(r["menneske_grade"])) for r in menneske_rows]),
-    ):
-        x = np.array([features_of(r["puzzle"]) for r in rows])
-        d = np.array([_d(row, coef, spread) for row in x])
-        se_like, ln_hodoku = x[:, 0], x[:, 1]
-        print(f"\n{label}, {len(rows)} puzzles: Spearman rho D {spearman(d, truth):.3f}, se_like "
-              f"{spearman(se_like, truth):.3f}, hodoku_like {spearman(ln_hodoku, truth):.3f}")
-        if label.startswith("menneske"):
-            gamma_d, gamma_se = goodman_kruskal_gamma(list(d), truth), goodman_kruskal_gamma(list(se_like), truth)
-            print(f"  Goodman-Kruskal gamma vs grade: D {gamma_d:.3f} (seed 002 reports 0.82 for its "
-                  f"m(B) against 8 external grades), se_like {gamma_se:.3f}")
-        if peer:
-            python = peer_python()
-            if python is not None:
-                picked = [r["puzzle"] for r in rows[:peer]]
+    means = np.array([i.vector for i in fit_items]).mean(axis=0)
+    print("MEANS = (" + ", ".join(f"{m:.3f}" for m in means) + ")")
+    print(f"REFINEMENT_SD = {spread:.4f}\nSINGLES_LOW = {low:.3f}\nSINGLES_HIGH = {high:.3f}")
+    sd = np.array([i.vector for i in fit_items]).std(axis=0)
+    for name, w, s in zip(difficulty.FEATURES, coef[1:], sd):
+        print(f"  {name:18} weight {w:+.4f}  weight x sd {w * s:+.4f}")
+    se_truth = [float(r["se_rating"]) for r in rows["check"]]
+    menneske_truth = [float(MENNESKE.index(r["menneske_grade"])) for r in rows["menneske"]]
+    se_d = [d_of(i, coef, spread, low, high) for i in rated["check"]]
+    report("sudokuexchange (held out), SE rating", se_d, rated["check"], se_truth, False)
+    bands = band_medians(se_d, se_truth)
+    rising = all(b[1] < c[1] for b, c in zip(bands, bands[1:]))
+    print("    median D per 0.5 band of SE: " + ", ".join(f"{b:.1f}: {m:.2f} ({n})" for b, m, n in bands)
+          + f" -> {'rises at every band' if rising else 'NOT monotone'}")
+    menneske_d = [d_of(i, coef, spread, low, high) for i in rated["menneske"]]
+    report("menneske grade", menneske_d, rated["menneske"], menneske_truth, True)
+    every = sorted(d_of(i, coef, spread, low, high) for group in rated.values() for i in group)
+    gaps = sorted(((b - a, a) for a, b in zip(every, every[1:])), reverse=True)[:3]
+    print("    widest gaps in D over all rated puzzles: " + ", ".join(f"{g:.2f} above {a:.2f}" for g, a in gaps))
+    if options.peer:
+        python = peer_python()
+        if python is not None:
+            for label, group, truth in (("SE", "check", se_truth), ("menneske", "menneske", menneske_truth)):
+                picked = [i.puzzle for i in rated[group][:options.peer]]
                 theirs = peer_rate(python, picked)
-                rho = spearman([score for _t, score, _level in theirs], truth[:peer])
-                print(f"  hodoku-py score rho on the first {len(picked)}: {rho:.3f} (D on the same: "
-                      f"{spearman(d[:peer], truth[:peer]):.3f})")
-        minutes = [difficulty.predicted_minutes(v) for v in d]
-        print(f"  D range {min(d):.2f}..{max(d):.2f}; predicted minutes median {statistics.median(minutes):.1f}, "
-              f"range {min(minutes):.1f}..{max(minutes):.1f}")
+                d = [d_of(i, coef, spread, low, high) for i in rated[group][:options.peer]]
+                print(f"  hodoku-py score rho on the first {len(picked)} {label}: "
+                      f"{spearman([s for _t, s, _l in theirs], truth[:options.peer]):.3f} (D on the same: "
+                      f"{spearman(d, truth[:options.peer]):.3f})")
+    pool = [i for group in rated.values() for i in group if not math.isnan(i.call_count)]
+    scale, exponent = time_model(pool)
+    print(f"MINUTES_SCALE = {scale:.4f}\nMINUTES_EXPONENT = {exponent:.4f}")
 
 
 if __name__ == "__main__":

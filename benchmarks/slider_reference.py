@@ -2,8 +2,9 @@
 
 The slider (0-100) maps onto D through quantiles of a reference sample (seed 002's percentile idea):
 
-- slider 0-95: published puzzles of every grade, ``sudokuexchange_graded_even.tsv``, ``menneske_graded_even.tsv``
-  and ``kaggle3m_curated_graded_even.tsv`` (an even spread of each file), rated with the measures D reads.
+- slider 0-95: published puzzles of every grade with at most ``generate.MAX_GIVENS`` givens,
+  ``sudokuexchange_graded_even.tsv``, ``menneske_graded_even.tsv`` and ``kaggle3m_curated_graded_even.tsv`` (an even
+  spread of each file), rated with the measures D reads.
   They are split by zone (Easy, Medium, Hard, Expert, Extreme) and each zone gets 19 slider units, so every zone
   has the same share of the slider; within a zone, slider positions follow the quantiles of D of the zone's
   puzzles.
@@ -11,14 +12,17 @@ The slider (0-100) maps onto D through quantiles of a reference sample (seed 002
   ``famous_hard_puzzles.tsv``): the quantiles of their D above the top of the first part, so the top of the
   slider reaches them.
 
-The knots are D at slider 0, 1, ..., 100. Run: ``.venv/bin/python benchmarks/slider_reference.py [--jobs J]``;
-it prints the zone counts and the knots and rewrites ``sudoku_engine/slider_knots.py``.
+The knots are D at slider 0, 1, ..., 100; beside each, the typical effort of a puzzle there (the median effort of
+the ``NEAREST`` reference puzzles whose D is nearest the knot, made non-decreasing along the slider), from which
+the page predicts minutes. Run: ``.venv/bin/python benchmarks/slider_reference.py [--jobs J]``; it prints the zone
+counts, the knots, their widest jump and the predicted minutes, and rewrites ``sudoku_engine/slider_knots.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import statistics
 import textwrap
 import time
@@ -26,35 +30,54 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
-from corpus_stats import read_tsv, spread
+from corpus_stats import engine_fingerprint, read_tsv, spread
 
 from sudoku_engine import difficulty, solver
+from sudoku_engine.generate import MAX_GIVENS
 from sudoku_engine.rating import NotUnique, rate
 
 OUT = Path(__file__).resolve().parent.parent / "sudoku_engine" / "slider_knots.py"
+CACHE = Path(__file__).resolve().parent / ".slider_reference"  # ratings kept between runs (not committed)
 PUBLISHED = (("sudokuexchange_graded_even.tsv", 1200), ("menneske_graded_even.tsv", 600),
              ("kaggle3m_curated_graded_even.tsv", 400))
 HARDEST = (("forum_hardest_1106_rated.tsv", 125), ("ph1910_sample_even.tsv", 100), ("famous_hard_puzzles.tsv", 10))
 ZONE_UNITS = 19  # slider units per zone in the first part (5 zones: 0-95)
-TIMEOUT_S = 30.0
+TIMEOUT_S = 120.0
+NEAREST = 15
 ZONE_NAMES = (*(name for name, _ in difficulty.ZONES), "Extreme")
 
 
-def _d(puzzle: str) -> float | None:
-    """D of a puzzle (None when it is not unique or the rating timed out)."""
+def _rated(puzzle: str) -> tuple[float, float] | None:
+    """D and effort of a puzzle (None when it is not unique or the rating timed out)."""
     try:
         rating = rate(puzzle, timeout=TIMEOUT_S, measures=difficulty.MEASURES)
     except NotUnique:
         return None
-    return None if rating.timeout else rating.d
+    return None if rating.timeout else (rating.d, rating.effort)
 
 
-def rated(files: Sequence[tuple[str, int]], jobs: int) -> list[float]:
-    """D of a spread sample of each file (puzzles that cannot be rated are left out)."""
-    puzzles = [p for name, count in files for p in spread([r["puzzle"] for r in read_tsv(name)], count)]
-    with Pool(jobs) as pool:
-        values = pool.map(_d, puzzles, chunksize=4)
-    return [v for v in values if v is not None]
+def rated(files: Sequence[tuple[str, int]], jobs: int, max_givens: int = 81) -> list[tuple[float, float]]:
+    """D and effort of a spread sample of each file's puzzles with at most ``max_givens`` givens (puzzles that
+    cannot be rated are left out). Ratings are kept in ``CACHE`` under the engine's fingerprint as they arrive, so
+    a run that stops resumes."""
+    puzzles = [p for name, count in files
+               for p in spread([r["puzzle"] for r in read_tsv(name) if 81 - r["puzzle"].count(".") <= max_givens],
+                               count)]
+    cache = CACHE / f"ratings-{engine_fingerprint()}.jsonl"
+    known: dict[str, tuple[float, float] | None] = {}
+    if cache.exists():
+        for line in cache.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            known[entry["puzzle"]] = None if entry["d"] is None else (entry["d"], entry["effort"])
+    todo = [p for p in dict.fromkeys(puzzles) if p not in known]
+    cache.parent.mkdir(exist_ok=True)
+    with Pool(jobs) as pool, cache.open("a", encoding="utf-8") as out:
+        for puzzle, found in zip(todo, pool.imap(_rated, todo, chunksize=1)):
+            known[puzzle] = found
+            d, effort = found if found is not None else (None, None)
+            out.write(json.dumps({"puzzle": puzzle, "d": d, "effort": effort}) + "\n")
+            out.flush()
+    return [found for p in puzzles if (found := known[p]) is not None]
 
 
 def quantile(ordered: Sequence[float], f: float) -> float:
@@ -85,17 +108,29 @@ def knots(published: Sequence[float], hardest: Sequence[float]) -> list[float]:
     return out
 
 
-def write(values: Sequence[float], counts: dict[str, int], hardest: int) -> None:
+def efforts(knot_values: Sequence[float], sample: Sequence[tuple[float, float]]) -> list[float]:
+    """The typical effort at each knot: the median effort of the NEAREST puzzles by D, non-decreasing."""
+    out: list[float] = []
+    for value in knot_values:
+        near = sorted(sample, key=lambda item: abs(item[0] - value))[:NEAREST]
+        out.append(max(statistics.median(effort for _, effort in near), out[-1] if out else 0.0))
+    return out
+
+
+def write(values: Sequence[float], work: Sequence[float], counts: dict[str, int], hardest: int) -> None:
     """Rewrite the knots module."""
     rows = ",\n".join("    " + ", ".join(f"{v:.3f}" for v in values[i:i + 10]) for i in range(0, len(values), 10))
+    effort_rows = ",\n".join("    " + ", ".join(f"{v:.0f}" for v in work[i:i + 10]) for i in range(0, len(work), 10))
     zones = ", ".join(f"{name} {count}" for name, count in counts.items())
     about = textwrap.fill(
-        f"Reference sample: {sum(counts.values())} published puzzles by zone ({zones}) for slider 0-95, {hardest} "
-        f"of the hardest known puzzles for 95-100. Built {datetime.date.today().isoformat()}.", 116)
+        f"Reference sample: {sum(counts.values())} published puzzles with at most {MAX_GIVENS} givens, by zone "
+        f"({zones}) for slider 0-95, {hardest} of the hardest known puzzles for 95-100. EFFORTS: the typical effort "
+        f"of a puzzle at each knot. Built {datetime.date.today().isoformat()}.", 116)
     OUT.write_text(
         '"""D at slider 0, 1, ..., 100: written by ``benchmarks/slider_reference.py`` (see its docstring).\n\n'
         f'{about}\n"""\n\n'
-        f"KNOTS: tuple[float, ...] = (\n{rows},\n)\n"
+        f"KNOTS: tuple[float, ...] = (\n{rows},\n)\n\n"
+        f"EFFORTS: tuple[float, ...] = (\n{effort_rows},\n)\n"
     )
 
 
@@ -106,15 +141,20 @@ def main() -> None:
     options = parser.parse_args()
     solver.warm_up()
     started = time.perf_counter()
-    published = rated(PUBLISHED, options.jobs)
+    published = rated(PUBLISHED, options.jobs, MAX_GIVENS)
     hardest = rated(HARDEST, options.jobs)
-    counts = {name: sum(difficulty.zone(d) == name for d in published) for name in ZONE_NAMES}
+    counts = {name: sum(difficulty.zone(d) == name for d, _ in published) for name in ZONE_NAMES}
     print(f"published: {len(published)} rated, by zone {counts}; hardest: {len(hardest)} rated, "
-          f"median D {statistics.median(hardest):.2f}")
-    values = knots(published, hardest)
+          f"median D {statistics.median(d for d, _ in hardest):.2f}")
+    values = knots([d for d, _ in published], [d for d, _ in hardest])
+    work = efforts(values, [*published, *hardest])
     for k in range(0, 101, 5):
-        print(f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])})")
-    write(values, counts, len(hardest))
+        minutes = difficulty.predicted_minutes(work[k])
+        print(f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])}), effort {work[k]:.0f}, "
+              f"{minutes:.1f} min")
+    jump, at = max((b - a, k) for k, (a, b) in enumerate(zip(values, values[1:])))
+    print(f"widest jump between knots: {jump:.3f} D (slider {at} to {at + 1})")
+    write(values, work, counts, len(hardest))
     print(f"wrote {OUT} in {time.perf_counter() - started:.0f} s")
 
 

@@ -4,12 +4,14 @@ them (``run``, ``trace``).
 Each finder looks for the same first application as its Python finder in ``techniques`` (same search order),
 and writes the candidates it removes as masks into ``out`` (int32[81]); a placement is written as the removal of
 the cell's other candidates, which the singles that follow turn into the same placement (``trace`` places it
-itself, as that is one step of the trace). Finders read ``cm``,
-the open cells' candidate masks (0 for a decided cell), of a position where no single is left, as the trace
-only calls them there. ``run`` follows the trace with the singles placed at once (their fixed point), then the
-first finder of its list that applies, again and again; ``trace`` takes the singles one at a time, in the order
-of the Python singles finders, as the rating's trace counts them. The Python finders stay the reference; the
-tests compare them step by step.
+itself, as that is one step of the trace). Finders read ``cm``, the open cells' candidate masks (0 for a decided
+cell), of a position where no single is left, as the trace only calls them there; the Avoidable Rectangles also
+read ``solved``, the decided cells' digit bits (0 for an open cell), and ``givens`` (int8[81], 1 for a given; a
+board that does not know its givens passes 1 everywhere: no solved cell is then known not to be a given, so no
+Avoidable Rectangle is found, as on the Python side). ``run`` follows the trace with the singles placed at once
+(their fixed point), then the first finder of its list that applies, again and again; ``trace`` takes the singles
+one at a time, in the order of the Python singles finders, as the rating's trace counts them. The Python finders
+stay the reference; the tests compare them step by step.
 
 Importing this module needs numba; ``techniques.compiled`` uses it only on the numba backend.
 """
@@ -44,16 +46,17 @@ _DONE = 0x200
 # Per code (a technique's place in ``techniques.compiled.COMPILED``: pointing, claiming, locked pair, naked pair,
 # X-Wing, hidden pair, locked triple, naked triple, Swordfish, hidden triple, XY-Wing, XYZ-Wing, Unique Rectangle
 # types 1, 2, 4 and 3, Hidden Rectangle, naked quad, Jellyfish, hidden quad, BUG+1, Skyscraper, 2-String Kite,
-# Turbot Fish, Empty Rectangle), the finder family that finds it and the size (or type, or shape) it is called
-# with. A code names a finder only: the traces search the codes in the order they are given.
-_POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG, _CHAIN, _ER = range(13)
+# Turbot Fish, Empty Rectangle, Unique Rectangle types 5 and 6, Avoidable Rectangle types 1 and 2), the finder
+# family that finds it and the size (or type, or shape) it is called with. A code names a finder only: the traces
+# search the codes in the order they are given.
+_POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG, _CHAIN, _ER, _AR = range(14)
 # The shapes of a four-cell single-digit chain A=B-C=D (the _CHAIN family's sizes).
 _SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH = 1, 2, 3
 _FAMILY = np.array([_POINTING, _CLAIMING, _LOCKED, _NAKED, _FISH, _HIDDEN, _LOCKED, _NAKED, _FISH, _HIDDEN, _XY, _XYZ,
-                    _UR, _UR, _UR, _UR, _HR, _NAKED, _FISH, _HIDDEN, _BUG, _CHAIN, _CHAIN, _CHAIN, _ER],
-                   dtype=np.int32)
+                    _UR, _UR, _UR, _UR, _HR, _NAKED, _FISH, _HIDDEN, _BUG, _CHAIN, _CHAIN, _CHAIN, _ER,
+                    _UR, _UR, _AR, _AR], dtype=np.int32)
 _SIZE = np.array([0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 1, 2, 4, 3, 0, 4, 4, 4, 0,
-                  _SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH, 0], dtype=np.int32)
+                  _SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH, 0, 5, 6, 1, 2], dtype=np.int32)
 
 # Results of ``run``.
 STUCK, SOLVED, BROKEN = 0, 1, -1
@@ -427,12 +430,20 @@ def _places_are(cm, unit, bit, first, second):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _unique_rectangle(cm, out, kind):  # type: ignore[no-untyped-def]
-    """Unique rectangles of type 1, 2, 3 or 4 (``kind``), rectangle by rectangle."""
+    """Unique rectangles of type 1 to 6 (``kind``), rectangle by rectangle."""
     corners = np.empty((486, 4), dtype=np.int32)
     digits = np.empty(486, dtype=np.int32)
     for r in range(_rectangles(cm, corners, digits)):
         corner = corners[r]
         ab = digits[r]
+        if kind == 5:
+            if _ur_type_5(cm, out, corner, ab):
+                return True
+            continue
+        if kind == 6:
+            if _ur_type_6(cm, out, corner, ab):
+                return True
+            continue
         if kind == 1:
             other = -1
             others = 0
@@ -463,6 +474,53 @@ def _unique_rectangle(cm, out, kind):  # type: ignore[no-untyped-def]
                         out[second] |= y
                         return True
         elif _pseudo_subsets(cm, out, first, second, (cm[first] | cm[second]) & ~ab):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _ur_type_5(cm, out, corner, ab):  # type: ignore[no-untyped-def]
+    """Type 5: two diagonal corners, or three, hold the two digits and the same one extra digit, which leaves the
+    cells that see all of them."""
+    wide = 0
+    extra = 0
+    roof = np.full(3, -1, dtype=np.int32)
+    n = 0
+    for i in range(4):
+        if cm[corner[i]] != ab:
+            wide |= 1 << i
+            extra |= cm[corner[i]] & ~ab
+            if n < 3:
+                roof[n] = corner[i]
+            n += 1
+    if not (n == 3 or wide == 0b1001 or wide == 0b0110) or _POPCOUNT[extra] != 1:
+        return False
+    return _common_removals(cm, out, roof[0], roof[1], roof[2], extra)
+
+
+@njit(cache=True)
+def _ur_type_6(cm, out, corner, ab):  # type: ignore[no-untyped-def]
+    """Type 6: two diagonal corners hold only the two digits, and one of them (the lower first) lies only in the
+    rectangle in both its rows and both its columns: it leaves the other two corners."""
+    exact = 0
+    for i in range(4):
+        if cm[corner[i]] == ab:
+            exact |= 1 << i
+    if exact != 0b1001 and exact != 0b0110:
+        return False
+    first, second = (corner[1], corner[2]) if exact == 0b1001 else (corner[0], corner[3])
+    lines = (corner[0] // 9, corner[2] // 9, 9 + corner[0] % 9, 9 + corner[1] % 9)
+    low = _low_digit(ab)
+    for x in (low, ab ^ low):
+        confined = True
+        for unit in lines:
+            for i in range(9):
+                cell = _UNITS[unit, i]
+                if cm[cell] & x and not _in(cell, corner):
+                    confined = False
+        if confined:
+            out[first] |= x
+            out[second] |= x
             return True
     return False
 
@@ -541,6 +599,79 @@ def _hidden_rectangle(cm, out):  # type: ignore[no-untyped-def]
                     out[far] |= y
                     return True
     return False
+
+
+@njit(cache=True)
+def _avoidable_rectangle(cm, out, solved, givens, kind):  # type: ignore[no-untyped-def]
+    """Avoidable Rectangles of type 1 or 2 (``kind``): two-box rectangles, rows then columns ascending (as the
+    Python finder lists them), with three (two) corners solved and not givens and the others open."""
+    need = 3 if kind == 1 else 2
+    count = 0
+    for cell in range(81):
+        if solved[cell] and not givens[cell]:
+            count += 1
+    if count < need:
+        return False
+    corner = np.empty(4, dtype=np.int32)
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            same_band = r1 // 3 == r2 // 3
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    if (c1 // 3 == c2 // 3) == same_band:  # one box or four, not two
+                        continue
+                    corner[0], corner[1], corner[2], corner[3] = r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2
+                    placed = 0
+                    free = 0
+                    for i in range(4):
+                        if solved[corner[i]]:
+                            placed += 1
+                            if not givens[corner[i]]:
+                                free |= 1 << i
+                    if placed != need or _POPCOUNT[free] != need:
+                        continue
+                    if kind == 1:
+                        if _ar_type_1(cm, out, solved, corner, free):
+                            return True
+                    elif _ar_type_2(cm, out, solved, corner, free):
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _ar_type_1(cm, out, solved, corner, free):  # type: ignore[no-untyped-def]
+    """Type 1: the diagonal corner of the open one solved as x, the other two as y: x leaves the open corner."""
+    i = 0
+    while free >> i & 1:
+        i += 1
+    cell = corner[i]
+    x, y = solved[corner[i ^ 3]], solved[corner[i ^ 1]]
+    if solved[corner[i ^ 2]] != y or not cm[cell] & x:
+        return False
+    out[cell] |= x
+    return True
+
+
+@njit(cache=True)
+def _ar_type_2(cm, out, solved, corner, free):  # type: ignore[no-untyped-def]
+    """Type 2: a side solved as a and b, the open corners across holding only b, c and a, c: c leaves the cells
+    that see both."""
+    if free == 0b1001 or free == 0b0110:  # a diagonal, not a side
+        return False
+    i = 0
+    while not free >> i & 1:
+        i += 1
+    j = i + 1
+    while not free >> j & 1:
+        j += 1
+    across = 3 ^ i ^ j  # from a solved corner to the open one in its column (or row)
+    a, b = solved[corner[i]], solved[corner[j]]
+    first, second = corner[i ^ across], corner[j ^ across]
+    held, other = cm[first], cm[second]
+    extra = held & ~b
+    if _POPCOUNT[held] != 2 or _POPCOUNT[other] != 2 or not held & b or other != extra | a:
+        return False
+    return _common_removals(cm, out, first, second, -1, extra)
 
 
 @njit(cache=True)
@@ -753,7 +884,7 @@ def _er_pair(cm, out, bit, box, r, k):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _find(code, cm, out):  # type: ignore[no-untyped-def]
+def _find(code, cm, out, solved, givens):  # type: ignore[no-untyped-def]
     """The first application of a compiled technique (by code) written into ``out``; False when none applies."""
     family = _FAMILY[code]
     size = _SIZE[code]
@@ -783,31 +914,38 @@ def _find(code, cm, out):  # type: ignore[no-untyped-def]
         return _single_digit(cm, out, size)
     if family == _ER:
         return _empty_rectangle(cm, out)
+    if family == _AR:
+        return _avoidable_rectangle(cm, out, solved, givens, size)
     return _bug_plus_1(cm, out)
 
 
 @njit(cache=True)
-def open_masks(cand, cm):  # type: ignore[no-untyped-def]
-    """The open cells' candidates of ``cand`` (the solver's encoding) into ``cm``; True when every cell is decided."""
-    solved = True
+def open_masks(cand, cm, solved):  # type: ignore[no-untyped-def]
+    """The open cells' candidates of ``cand`` (the solver's encoding) into ``cm``, the decided cells' digit bits
+    into ``solved``; True when every cell is decided."""
+    done = True
     for cell in range(81):
         mask = cand[cell]
         if mask & _DONE:
             cm[cell] = 0
+            solved[cell] = mask & _LOW
         else:
             cm[cell] = mask
-            solved = False
-    return solved
+            solved[cell] = 0
+            done = False
+    return done
 
 
 @njit(cache=True)
-def run(cand, codes, log, limit):  # type: ignore[no-untyped-def]
+def run(cand, givens, codes, log, limit):  # type: ignore[no-untyped-def]
     """The trace over the singles and the compiled techniques ``codes`` (in order), on ``cand`` (the solver's
-    encoding, changed in place), for at most ``limit`` steps other than singles; the index in ``codes`` of each
-    goes into ``log`` (729 long holds every step: a step removes a candidate at least). Returns (SOLVED, STUCK or
-    BROKEN, steps logged); BROKEN leaves ``cand`` as it was before the singles that broke it, and the run stops
-    right after the step that reaches the limit (STUCK)."""
+    encoding, changed in place; ``givens`` marks the puzzle's givens, not the cells the run fills), for at most
+    ``limit`` steps other than singles; the index in ``codes`` of each goes into ``log`` (729 long holds every
+    step: a step removes a candidate at least). Returns (SOLVED, STUCK or BROKEN, steps logged); BROKEN leaves
+    ``cand`` as it was before the singles that broke it, and the run stops right after the step that reaches the
+    limit (STUCK)."""
     cm = np.empty(81, dtype=np.int32)
+    solved = np.empty(81, dtype=np.int32)
     out = np.empty(81, dtype=np.int32)
     saved = np.empty(81, dtype=np.int32)
     steps = 0
@@ -816,12 +954,12 @@ def run(cand, codes, log, limit):  # type: ignore[no-untyped-def]
         if not close_singles(cand):
             cand[:] = saved
             return BROKEN, steps
-        if open_masks(cand, cm):
+        if open_masks(cand, cm, solved):
             return SOLVED, steps
         taken = -1
         for k in range(codes.shape[0]):
             out[:] = 0
-            if _find(codes[k], cm, out):
+            if _find(codes[k], cm, out, solved, givens):
                 taken = k
                 break
         if taken < 0:
@@ -883,31 +1021,61 @@ def _single(values, cm):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def trace(values, cm, codes, log, limit):  # type: ignore[no-untyped-def]
-    """The logic solver's trace step by step on ``values`` and ``cm`` (a Board's lists, changed in place): a
-    single when one is left (in the Python finders' order), else the first of the compiled techniques ``codes``
-    that applies, for at most ``limit`` steps. Each step's kind goes into ``log``: 0-3 the singles (as
-    ``_single``), 4 + k the k-th of ``codes``. Returns (SOLVED or STUCK, steps logged)."""
+def options(values, cm):  # type: ignore[no-untyped-def]
+    """How many cells are empty, and how many of them a naked or hidden single could fill right now."""
+    empty = 0
+    single = np.zeros(81, dtype=np.bool_)
+    for cell in range(81):
+        if not values[cell]:
+            empty += 1
+            if _POPCOUNT[cm[cell]] == 1:
+                single[cell] = True
+    for unit in range(27):
+        once = 0
+        twice = 0
+        for i in range(9):
+            mask = cm[_UNITS[unit, i]]
+            twice |= once & mask
+            once |= mask
+        hidden = once & ~twice
+        if hidden:
+            for i in range(9):
+                if cm[_UNITS[unit, i]] & hidden:
+                    single[_UNITS[unit, i]] = True
+    return empty, single.sum()
+
+
+@njit(cache=True)
+def trace(values, cm, givens, codes, log, opened, limit):  # type: ignore[no-untyped-def]
+    """The logic solver's trace step by step on ``values`` and ``cm`` (a Board's lists, changed in place; ``givens``
+    as in ``run``): a single when one is left (in the Python finders' order), else the first of the compiled
+    techniques ``codes`` that applies, for at most ``limit`` steps. Each step's kind goes into ``log``: 0-3 the
+    singles (as ``_single``), 4 + k the k-th of ``codes``; and into ``opened[step]`` the ``options`` of the
+    position it was taken in. Returns (SOLVED or STUCK, steps logged)."""
     out = np.empty(81, dtype=np.int32)
+    solved = np.empty(81, dtype=np.int32)
     steps = 0
     while steps < limit:
-        solved = True
+        done = True
         for cell in range(81):
             if not values[cell]:
-                solved = False
+                done = False
                 break
-        if solved:
+        if done:
             return SOLVED, steps
+        opened[steps, 0], opened[steps, 1] = options(values, cm)
         kind, cell, digit = _single(values, cm)
         if kind >= 0:
             _place(values, cm, cell, digit)
             log[steps] = kind
             steps += 1
             continue
+        for cell in range(81):
+            solved[cell] = 1 << (values[cell] - 1) if values[cell] else 0
         taken = -1
         for k in range(codes.shape[0]):
             out[:] = 0
-            if _find(codes[k], cm, out):
+            if _find(codes[k], cm, out, solved, givens):
                 taken = k
                 break
         if taken < 0:

@@ -2,7 +2,8 @@
 
 Every human technique reads a ``Board`` and yields ``Step`` objects (DESIGN section 3); the logic solver and
 the hint ladder apply them. A Board's candidates are whatever the position says: computed from the placed
-digits, or a player's own pencil marks.
+digits, or a player's own pencil marks. A board may also know which placed digits are the puzzle's givens
+(Avoidable Rectangles need it); one that does not know (``givens is None``) makes such techniques find nothing.
 """
 
 from __future__ import annotations
@@ -72,18 +73,38 @@ def _raise_conflict(values: Sequence[int]) -> None:
         raise InvalidPuzzle(f"two {digit}s see each other: {cell_name(first)} and {cell_name(second)}")
 
 
+def _givens_mask(values: Sequence[int], givens: Sequence[int]) -> int:
+    """The cells of the givens as a cell mask; ValueError when a given is not the position's digit there."""
+    mask = 0
+    for cell, (value, given) in enumerate(zip(values, givens, strict=True)):
+        if given:
+            if value != given:
+                raise ValueError(f"the given {given} of {cell_name(cell)} is not the position's digit there")
+            mask |= 1 << cell
+    return mask
+
+
 class Board:
-    """Placed digits and candidate masks of a position (a placed cell has no candidates)."""
+    """Placed digits and candidate masks of a position (a placed cell has no candidates).
 
-    __slots__ = ("values", "cands")
+    ``givens`` is the cell mask (bit = cell index) of the placed digits that are the puzzle's givens, or None
+    when the board does not know them (a pencil-mark grid); copies keep it and placing digits leaves it alone.
+    """
 
-    def __init__(self, values: Sequence[int], cands: Sequence[Candidates]) -> None:
+    __slots__ = ("values", "cands", "givens")
+
+    def __init__(self, values: Sequence[int], cands: Sequence[Candidates], givens: int | None = None) -> None:
         self.values: list[int] = list(values)
         self.cands: list[Candidates] = list(cands)
+        self.givens: int | None = givens
 
     @classmethod
-    def from_values(cls, values: Sequence[int]) -> Board:
-        """The board of a position with every candidate the placed digits allow."""
+    def from_values(cls, values: Sequence[int], givens: Sequence[int] | None = None) -> Board:
+        """The board of a position with every candidate the placed digits allow.
+
+        ``givens``: the puzzle's clues (81 digits, 0 for blank) when the position holds more digits than them
+        (a game in progress); by default every placed digit is a given (the position is a puzzle's start).
+        """
         used = [0] * 27  # per unit, the bits of its placed digits
         for cell, digit in enumerate(values):
             if digit:
@@ -94,13 +115,14 @@ class Board:
                     used[unit] |= b
         cands = [0 if v else ALL_CANDIDATES & ~(used[row] | used[col] | used[box])
                  for v, (row, col, box) in zip(values, UNITS_OF)]
-        return cls(values, cands)
+        return cls(values, cands, _givens_mask(values, values if givens is None else givens))
 
     @classmethod
     def from_pencilmarks(cls, text: str) -> Board:
         """A board from 81 whitespace-separated tokens of candidate digits; a one-digit token is a placed digit.
 
         Frame characters ``| - + * .`` and blank lines are ignored, so forum-style candidate grids paste as is.
+        The grid does not say which placed digits are givens, so the board's ``givens`` is None.
         """
         tokens = [t for t in text.translate(str.maketrans("|-+*.", "     ")).split() if t]
         if len(tokens) != 81:
@@ -124,12 +146,12 @@ class Board:
 
     @classmethod
     def from_grid(cls, grid: Grid | str) -> Board:
-        """The board of a Grid or puzzle text."""
+        """The board of a Grid or puzzle text, its digits the givens."""
         return cls.from_values((grid if isinstance(grid, Grid) else Grid.parse(grid)).values)
 
     def copy(self) -> Board:
-        """An independent copy."""
-        return Board(self.values, self.cands)
+        """An independent copy (with the same givens)."""
+        return Board(self.values, self.cands, self.givens)
 
     def place(self, cell: Cell, digit: Digit) -> None:
         """Place a digit and remove it from the candidates of the cell's peers."""

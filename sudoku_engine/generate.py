@@ -24,17 +24,19 @@ an addition); a climb that stops improving restarts from a new grid; and for D t
 is first computed with only the techniques up to the target's level, so a puzzle that needs a harder one is
 known to be too hard without the expensive techniques (when every technique after that prefix is rated above
 the ceiling, the stuck prefix alone gives the lower bound), the trace places the singles between its other steps
-all at once and takes the steps up to BUG+1 on compiled finders (``logic.techniques_past_singles``), a puzzle the
-singles alone solve is rated from the closures of the kinds of single instead of a trace, and the seed measures are
-taken only when the trace (for D, of the puzzle as given rather than its canonical form) puts the puzzle within reach
-of the tolerance. Uniqueness is cheap: the dig is one kernel call, and a move only needs a search for a second
-solution that differs in a removed cell (none for an addition, nor for a removal alone from a dig's end). A puzzle
+all at once and takes the steps up to BUG+1 (WXYZ-Wing aside) on compiled finders
+(``logic.techniques_past_singles``), a puzzle the singles alone solve is rated from the closures of the kinds of
+single instead of a trace, and the seed measures are taken only when the trace (for D, of the puzzle as given
+rather than its canonical form) puts the puzzle within reach of the tolerance. Uniqueness is cheap: the dig is
+one kernel call, and a move only needs a search for a second solution that differs in a removed cell (none for
+an addition, nor for a removal alone from a dig's end). A puzzle
 known only to be too hard has a lower bound, not a value, so every exactly measured puzzle ranks before it: the
 climb never trades an exact value for a bound, and the bisection starts from the exact end of its bracket.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -182,6 +184,8 @@ def generate_puzzle(
 
 # Targeted generation -------------------------------------------------------------------------------------------
 
+MAX_GIVENS = 40  # targeted puzzles look like Sudoku: easy ones come from visible singles, not a full grid
+FINE_GAP = 0.12  # the most se_fine and se_like differ (a chain's length bonus, unrounded or rounded to tenths)
 DEFAULT_TOLERANCE = 0.2  # D and se_like units: about the gap between neighbouring techniques on the SE scale
 RELATIVE_TOLERANCE = 0.05  # the seed measures' default: 5% of the target
 DEFAULT_BUDGET_S = 2.0
@@ -298,13 +302,29 @@ def staged_se_like(values: Sequence[int], ceiling: float, *, as_given: bool = Fa
 
 
 def _measure_d(values: Sequence[int], target: float, tolerance: float) -> Measured:
-    """D, staged: the trace first (enough when it is out of reach), the seed measures D reads only near the target."""
-    reach = tolerance + difficulty.TIE_WIDTH
+    """D, staged: the trace first (enough when it is out of reach), the seed measures D reads only near the target.
+
+    A puzzle the singles alone solve has its D from its effort, which the trace on the kernel gives at once; any
+    other puzzle's D lies within MAX_WIDTH of se_fine, itself within 0.12 of se_like (the rounding of a chain's
+    length bonus).
+    """
+    reach = tolerance + difficulty.MAX_WIDTH + FINE_GAP
     staged = staged_se_like(values, target + reach, as_given=True)
-    if not staged.exact or abs(staged.value - target) > reach:
+    if staged.exact and staged.value <= difficulty.SINGLES_TOP:
+        singles = singles_d(values)
+        if abs(singles - target) > tolerance:
+            return Measured(singles, True)
+    elif not staged.exact or abs(staged.value - target) > reach:
         return staged
     rating = rate(values, measures=difficulty.MEASURES)
     return Measured(rating.d, True, rating)
+
+
+def singles_d(values: Sequence[int]) -> float:
+    """D of a puzzle the singles alone solve, from the effort of its trace on the canonical form, as ``rate``."""
+    traced = logic.technique_trace(Grid(canonical(values)))
+    work = difficulty.effort([tech for tech, _ in traced.steps], traced.options)
+    return difficulty.singles_d(math.log(max(work, 1.0) / max(list(values).count(0), 1)))
 
 
 def _measure_se(values: Sequence[int], target: float, tolerance: float) -> Measured:
@@ -357,9 +377,10 @@ METRICS: dict[str, Callable[[Sequence[int], float, float], Measured]] = {
 class _Search:
     """One targeted search: the measure, the target, a cache of measured puzzles and the best found so far."""
 
-    def __init__(self, metric: str, target: float, tolerance: float, deadline: float) -> None:
+    def __init__(self, metric: str, target: float, tolerance: float, deadline: float, max_givens: int = 81) -> None:
         self.measure_of = METRICS[metric]
         self.target, self.tolerance, self.deadline = target, tolerance, deadline
+        self.max_givens = max_givens
         self.cache: dict[tuple[int, ...], Measured] = {}
         self.best: tuple[tuple[bool, float], tuple[int, ...], Grid, Measured] | None = None
         self.evaluations = 0
@@ -425,7 +446,7 @@ class _Search:
             if move is None or (minimal and not move[2]):
                 continue
             moved, removed, _ = move
-            if not stays_unique(moved, solution.values, removed):
+            if 81 - moved.count(0) > self.max_givens or not stays_unique(moved, solution.values, removed):
                 continue
             found = self.measure(moved, solution)
             if self.cost(found) < cost:
@@ -483,12 +504,14 @@ def generate(
     *,
     metric: str = "D",
     symmetric: bool = False,
+    max_givens: int | None = MAX_GIVENS,
 ) -> Targeted:
     """A unique puzzle whose measure (D by default) is within ``tolerance`` of ``target``, or the closest found.
 
     Restarts from new grids until a hit or until ``budget_s`` seconds have passed; ``hit`` says which. The same
     seed gives the same puzzle when the search ends on a hit. ``tolerance`` defaults to ``default_tolerance``.
-    Clues are free by default: mirrored pairs (``symmetric``) make the moves coarser and hits rarer.
+    Clues are free by default: mirrored pairs (``symmetric``) make the moves coarser and hits rarer. No puzzle with
+    more than ``max_givens`` givens is measured or returned (None: no limit).
     """
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
@@ -500,12 +523,12 @@ def generate(
         seed = random.SystemRandom().randrange(2**63)
     started = time.perf_counter()
     rng = random.Random(seed)
-    search = _Search(metric, target, tolerance, started + budget_s)
+    search = _Search(metric, target, tolerance, started + budget_s, max_givens or 81)
     restarts = -1
     while not search.done or search.best is None:
         restarts += 1
         solution = _quick_full_grid(rng)
-        path = dig_path(solution, rng, symmetric)
+        path = [p for p in dig_path(solution, rng, symmetric) if 81 - p.count(0) <= search.max_givens]
         start = search.nearest_on_path(path, solution)
         if not search.done:
             search.climb(start, solution, rng, symmetric, minimal=start == path[-1])

@@ -161,9 +161,14 @@ def ladder(step: Step) -> tuple[str, ...]:
     return (f"Try {article} {name}.", _area(step), _focus(step), step.text)
 
 
-def _board_with_marks(position: tuple[int, ...], marks: Mapping[Cell, int] | None) -> Board:
-    """The position's board, narrowed by the player's pencil marks where there are some."""
-    board = Board.from_values(position)
+def _board_with_marks(
+    position: tuple[int, ...], givens: tuple[int, ...], marks: Mapping[Cell, int] | None
+) -> Board:
+    """The position's board, narrowed by the player's pencil marks where there are some.
+
+    The puzzle's givens go with it: the player's digits are not givens (Avoidable Rectangles rest on that).
+    """
+    board = Board.from_values(position, givens)
     for cell, mask in (marks or {}).items():
         if not position[cell]:
             board.cands[cell] &= mask
@@ -191,7 +196,7 @@ def hint(puzzle: PuzzleLike, position: PuzzleLike | None = None, marks: Mapping[
     lacking = [c for c, m in sorted((marks or {}).items()) if not current[c] and not m & bit(truth[c])]
     if lacking:
         return made("missing_candidate", *_missing_mark_hint(lacking[0], truth[lacking[0]]))
-    step = easiest_step(_board_with_marks(current, marks))
+    step = easiest_step(_board_with_marks(current, givens, marks))
     if step is None:
         raise RuntimeError("no technique applies, yet the catalogue ends with bifurcation")
     return made(step.technique, ladder(step), step)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board, Step
-from .grid import Grid
+from .grid import POPCOUNT, UNITS, Grid
 from .solver import close_singles
 from .techniques import BY_ID, CATALOGUE, Technique, compiled, step_se
 
@@ -206,27 +206,61 @@ def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATA
         yield found
 
 
-def technique_trace(position: Grid, *, deadline: float | None = None) -> tuple[list[Taken], Board]:
-    """The steps of ``solve``'s trace as their techniques, each with its Step when a Python finder took it, and
-    the final board. On the numba backend the singles and the techniques with compiled finders are taken on the
-    kernel, step by step in the same order (no Step: None). ``deadline`` as in ``solve``."""
+def options(board: Board) -> tuple[int, int]:
+    """How many cells are empty, and how many of them a naked or hidden single could fill right now: the places a
+    player looks at and the ones that pay off (the time model's p and v, ``difficulty.effort``)."""
+    fillable = {c for c in range(81) if not board.values[c] and POPCOUNT[board.cands[c]] == 1}
+    for cells in UNITS:
+        for digit in range(1, 10):
+            places = [c for c in cells if board.cands[c] >> (digit - 1) & 1]
+            if len(places) == 1:
+                fillable.add(places[0])
+    return board.values.count(0), len(fillable)
+
+
+@dataclass
+class TakenTrace:
+    """A trace as its techniques (each with its Step when a Python finder took it), the final board, and the
+    ``options`` of the position before each step."""
+
+    steps: list[Taken]
+    final: Board
+    options: list[tuple[int, int]]
+
+
+def technique_trace(position: Grid, *, deadline: float | None = None) -> TakenTrace:
+    """The steps of ``solve``'s trace as their techniques, each with its Step when a Python finder took it, the
+    final board and each step's options. On the numba backend the singles and the techniques with compiled
+    finders are taken on the kernel, step by step in the same order (no Step: None). ``deadline`` as in
+    ``solve``."""
     board = Board.from_grid(position)
     segments = compiled.segments([t for t in CATALOGUE if t.id not in SINGLES])
     if not segments or not segments[0][0]:
-        trace = solve(board, deadline=deadline)
-        assert trace.final is not None
-        return [(BY_ID[step.technique], step) for step in trace.steps], trace.final
+        return _replayed(board, solve(board, deadline=deadline))
     head, later = segments[0][1], segments[1:]
-    taken: list[Taken] = []
+    traced = TakenTrace([], board, [])
     while True:
-        status, techniques = compiled.trace(board, head)
-        taken.extend((tech, None) for tech in techniques)
+        status, techniques, opened = compiled.trace(board, head)
+        traced.steps.extend((tech, None) for tech in techniques)
+        traced.options.extend(opened)
         if status == compiled.SOLVED:
             break
+        before = options(board)
         found = _later_step(board, later, lambda b, ts: compiled.trace(b, ts, limit=1)[1])
         if found is None:
             break
-        taken.append(found)
+        traced.steps.append(found)
+        traced.options.append(before)
         if deadline is not None and time.perf_counter() > deadline:
             break
-    return taken, board
+    return traced
+
+
+def _replayed(board: Board, trace: Trace) -> TakenTrace:
+    """A trace of Steps as a TakenTrace, with the options of each position it passes (``board``: its start)."""
+    assert trace.final is not None
+    opened = []
+    for step in trace.steps:
+        opened.append(options(board))
+        board.apply(step)
+    return TakenTrace([(BY_ID[step.technique], step) for step in trace.steps], trace.final, opened)

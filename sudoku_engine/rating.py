@@ -24,7 +24,7 @@ from .isomorph import canonical
 from .logic import Trace, counts, technique_trace
 from .metrics import Metrics, measure
 from .solver import PuzzleLike, as_values, count_solutions
-from .techniques import BY_ID, HODOKU_LEVELS, Technique, step_se
+from .techniques import BY_ID, HODOKU_LEVELS, Technique, fine_rating, step_se
 
 HODOKU_LEVEL_LIMITS: dict[str, float] = {
     "Easy": 800,
@@ -63,8 +63,12 @@ class Rating:
     steps: int = 0
     d: float = 0.0
     metrics: Metrics = field(default_factory=Metrics)
+    effort: float = 0.0
     timeout: bool = False
     ms: float = 0.0
+    vector: tuple[float, ...] = ()  # the features D was computed from (``difficulty.FEATURES``)
+    singles_only: bool = False
+    base: float = 0.0  # the rating of the hardest step's technique (``difficulty.widths``)
 
     @property
     def label(self) -> str:
@@ -73,8 +77,8 @@ class Rating:
 
     @property
     def predicted_minutes(self) -> float:
-        """Predicted solve time of a typical player, in minutes."""
-        return difficulty.predicted_minutes(self.d)
+        """Predicted solve time of a typical player, in minutes (``difficulty.predicted_minutes``)."""
+        return difficulty.predicted_minutes(self.effort)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON record of the ``rate`` command."""
@@ -83,6 +87,7 @@ class Rating:
             "D": round(self.d, 3),
             "label": self.label,
             "predicted_minutes": round(self.predicted_minutes, 1),
+            "effort": round(self.effort, 1),
             "hardest_technique": self.hardest_technique,
             "se_like": self.se_like,
             "hodoku_like": self.hodoku_like,
@@ -114,13 +119,15 @@ def rate_taken(taken: Sequence[tuple[Technique, Step | None]]) -> tuple[float, i
     return ratings[hardest], score, hodoku_level(score, hardest_level), taken[hardest][0].id
 
 
-def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool | Collection[str] = True) -> Rating:
+def rate(
+    puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool | Collection[str] = difficulty.MEASURES
+) -> Rating:
     """Rate a puzzle with exactly one solution (NotUnique otherwise): trace, scales, seed measures and D.
 
     ``timeout`` (seconds) bounds the work: past it the trace stops (se_like is then that of the steps taken)
     and the remaining measures are skipped, and the record says ``timeout``. ``measures`` names the seed
-    measures to take (``metrics.measure`` names; ``difficulty.MEASURES`` are those D reads, without the slow
-    hsolve simulation); True takes all, False none (D then uses their fitting-sample means).
+    measures to take (``metrics.measure`` names); the default, ``difficulty.MEASURES``, is those D reads, without
+    the slow hsolve simulation; True takes all, False none (D then uses their fitting-sample means).
     """
     started = time.perf_counter()
     deadline = None if timeout is None else started + timeout
@@ -129,16 +136,24 @@ def rate(puzzle: PuzzleLike, *, timeout: float | None = None, measures: bool | C
     if solutions != 1:
         raise NotUnique("the puzzle has no solution" if solutions == 0 else "the puzzle has more than one solution")
     form = canonical(values)
-    taken, final = technique_trace(Grid(form), deadline=deadline)
+    traced = technique_trace(Grid(form), deadline=deadline)
+    taken, final = traced.steps, traced.final
     se_like, score, level, hardest = rate_taken(taken)
     if measures is True:
         metrics = measure(form, deadline)
     else:
         metrics = measure(form, deadline, names=measures) if measures else Metrics()
     timed_out = not final.is_solved or bool(metrics.missing)
-    d = difficulty.score(difficulty.features(se_like, score, metrics))
+    techniques = [tech for tech, _ in taken]
+    work = difficulty.effort(techniques, traced.options)
+    se_fine, base = max(((tech.se_rating if step is None else fine_rating(step), tech.se_rating)
+                         for tech, step in taken), default=(0.0, 0.0))
+    vector = difficulty.features(se_fine, score, metrics, work, form.count(0))
+    singles_only = final.is_solved and all(tech.family == "singles" for tech in techniques)
+    d = difficulty.score(vector, singles_only, base)
     return Rating(
         puzzle=Grid(values), se_like=se_like, hodoku_like=score, hodoku_level=level, hardest_technique=hardest,
-        techniques=counts(tech.id for tech, _ in taken), steps=len(taken), d=d, metrics=metrics, timeout=timed_out,
-        ms=(time.perf_counter() - started) * 1000,
+        techniques=counts(tech.id for tech in techniques), steps=len(taken), d=d, metrics=metrics, effort=work,
+        timeout=timed_out, ms=(time.perf_counter() - started) * 1000, vector=vector, singles_only=singles_only,
+        base=base,
     )

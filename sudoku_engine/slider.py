@@ -4,8 +4,9 @@ The map goes through the quantiles of a reference sample (seed 002's percentile 
 holds D at slider 0, 1, ..., 100, built by ``benchmarks/slider_reference.py`` from published puzzles of every
 grade (each zone, Easy to Extreme, gets the same share of slider 0-95) and, for 95-100, the hardest known
 puzzles. Between two knots D is interpolated linearly, except across a gap wider than twice the generation
-tolerance (D has gaps: no technique sits between BUG+1 at 5.6 and the single-digit patterns at 6.6), where it
-takes the nearer knot, so that every slider value asks for a D that puzzles have.
+tolerance (where no technique's puzzles lie), where it takes the nearer knot, so that every slider value asks for
+a D that puzzles have. ``slider_knots.EFFORTS`` holds the typical effort of a puzzle at each knot, from which
+``describe`` predicts the minutes the page shows (``difficulty.predicted_minutes``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import math
 
 from . import difficulty
 from .generate import DEFAULT_TOLERANCE
-from .slider_knots import KNOTS
+from .slider_knots import EFFORTS, KNOTS
 
 
 def _checked(slider: float) -> float:
@@ -47,8 +48,19 @@ def slider_for_d(d: float) -> float:
     return low + (d - KNOTS[low]) / (KNOTS[high] - KNOTS[low])
 
 
+def typical_effort(slider: float) -> float:
+    """The effort of a typical puzzle at a slider value (``slider_knots.EFFORTS``, interpolated on a log scale)."""
+    position = _checked(slider)
+    low = min(int(position), 99)
+    fraction = position - low
+    a, b = math.log(max(EFFORTS[low], 1.0)), math.log(max(EFFORTS[low + 1], 1.0))
+    return math.exp(a + fraction * (b - a))
+
+
 def describe(slider: float) -> dict[str, object]:
-    """What the page shows as the slider moves: the slider value, target D, its zone and predicted minutes."""
+    """What the page shows as the slider moves: the slider value, target D, its zone, the typical effort there and
+    the predicted minutes of that effort."""
     d = target_for_slider(slider)
-    return {"slider": _checked(slider), "D": round(d, 3), "label": difficulty.zone(d),
-            "predicted_minutes": round(difficulty.predicted_minutes(d), 1)}
+    effort = typical_effort(slider)
+    return {"slider": _checked(slider), "D": round(d, 3), "label": difficulty.zone(d), "effort": round(effort, 1),
+            "predicted_minutes": round(difficulty.predicted_minutes(effort), 1)}

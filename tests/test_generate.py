@@ -10,6 +10,7 @@ from corpus_data import corpus_file, read_puzzles
 from sudoku_engine import difficulty, solver
 from sudoku_engine import generate as generate_module
 from sudoku_engine.generate import (
+    MAX_GIVENS,
     Measured,
     dig_holes,
     dig_path,
@@ -24,6 +25,7 @@ from sudoku_engine.metrics import simonis
 from sudoku_engine.metrics.fatemi import call_count
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import describe, slider_for_d, target_for_slider
+from sudoku_engine.slider_knots import KNOTS
 from sudoku_engine.solver import count_solutions
 from sudoku_engine.techniques import CATALOGUE
 
@@ -261,6 +263,16 @@ def test_generate_for_seed_000s_call_count():
     assert call_count(canonical(found.puzzle.values)).mean == found.value
 
 
+def test_targeted_puzzles_keep_to_the_givens_limit():
+    """At most MAX_GIVENS (40) givens by default, at most the limit given, and the easiest targets still hit."""
+    easy = generate(target_for_slider(2), seed=5, budget_s=20)
+    assert easy.hit and 81 - easy.puzzle.values.count(0) <= MAX_GIVENS == 40
+    tight = generate(target_for_slider(10), seed=6, budget_s=20, max_givens=32)
+    assert 81 - tight.puzzle.values.count(0) <= 32 and count_solutions(tight.puzzle.values) == 1
+    loose = generate(1.0, seed=2, budget_s=0.5, max_givens=None)
+    assert 81 - loose.puzzle.values.count(0) > MAX_GIVENS  # unlimited, the lowest D is a nearly full grid
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [({"metric": "hardness"}, "unknown metric"), ({"tolerance": 0}, "must be positive"),
@@ -280,6 +292,15 @@ def test_the_slider_is_monotone_from_singles_to_the_hardest_known():
     assert values[0] < 2.0 and difficulty.zone(values[-1]) == "Extreme"
     hardest = rate(AI_ESCARGOT, measures=difficulty.MEASURES).d
     assert values[-1] >= hardest - 0.5  # the top reaches the famous hardest puzzles
+
+
+def test_the_slider_top_keeps_rising_and_its_minutes_rise_with_it():
+    """Slider 95-100 rises at every unit (no flat top: the hardest puzzles get distinct D); the minutes the page
+    predicts never fall along the slider and are at least 8 times as many at slider 95 as at slider 5."""
+    assert all(a < b for a, b in zip(KNOTS[95:], KNOTS[96:]))
+    minutes = [float(str(describe(s / 2)["predicted_minutes"])) for s in range(201)]
+    assert all(a <= b for a, b in zip(minutes, minutes[1:]))
+    assert minutes[190] >= 8 * minutes[10]
 
 
 def test_slider_and_d_invert_each_other():

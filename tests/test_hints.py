@@ -9,9 +9,9 @@ import pytest
 
 from sudoku_engine.board import Board
 from sudoku_engine.cli import main
-from sudoku_engine.grid import InvalidPuzzle, bit, format_values, parse_values
+from sudoku_engine.grid import InvalidPuzzle, bit, format_values, parse_cell, parse_values
 from sudoku_engine.hints import NotUnique, hint, unlocks
-from sudoku_engine.techniques import CATALOGUE
+from sudoku_engine.techniques import BY_ID, CATALOGUE, step_se
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -74,6 +74,39 @@ def test_pencil_marks_are_used_when_they_are_right():
     assert found.step is not None
     assert all(int(SOLUTION[c]) == d for c, d in found.step.placements)
 
+
+# HoDoKu example ar101: the puzzle, a position where the player has filled r1c1 (9), r1c9 (7) and r2c1 (7) among
+# others, and the pencil marks HoDoKu shows there (6 is gone from r3c9).
+AR101_PUZZLE = ".5........6.5.42....8.71...4....36.8.........89.1..7..3...........2.7.1..72.3..9."
+AR101_POSITION = "9543..1.77615.42..238.71...41...36.8.2....9.189.1..7..3...19.72..92.731.172.3..9."
+AR101_MARKS = {parse_cell(name): sum(bit(int(d)) for d in digits) for name, digits in {
+    "r1c5": "268", "r1c6": "268", "r1c8": "68", "r2c5": "89", "r2c8": "38", "r2c9": "39", "r3c4": "69", "r3c7": "45",
+    "r3c8": "456", "r3c9": "459", "r4c3": "57", "r4c4": "79", "r4c5": "259", "r4c8": "25", "r5c1": "56",
+    "r5c3": "3567", "r5c4": "4678", "r5c5": "4568", "r5c6": "568", "r5c8": "345", "r6c3": "356", "r6c5": "2456",
+    "r6c6": "256", "r6c8": "2345", "r6c9": "345", "r7c2": "48", "r7c3": "56", "r7c4": "468", "r7c7": "458",
+    "r8c1": "56", "r8c2": "48", "r8c5": "4568", "r8c9": "456", "r9c4": "468", "r9c6": "568", "r9c7": "458",
+    "r9c9": "456",
+}.items()}
+
+
+def _marked(position: str, givens: str) -> Board:
+    """A board of a position with the given clues, narrowed to AR101_MARKS."""
+    board = Board.from_values(parse_values(position), parse_values(givens))
+    for cell, mask in AR101_MARKS.items():
+        board.cands[cell] &= mask
+    return board
+
+
+def test_the_players_digits_are_not_givens_so_an_avoidable_rectangle_counts_for_the_hint():
+    """r1c1 = 9, r1c9 = 7, r2c1 = 7 are the player's, not givens: r2c9 = 9 would complete a swappable rectangle, so
+    Avoidable Rectangle Type 1 (4.5) applies on the hint's board; the hint is the lowest-rated step there, here a
+    2-String Kite (4.1). With the same digits as givens the rectangle could not swap, and it does not apply."""
+    played = list(BY_ID["avoidable_rectangle_1"].find(_marked(AR101_POSITION, AR101_PUZZLE)))
+    assert [step.eliminations for step in played] == [((parse_cell("r2c9"), 9),)]
+    assert list(BY_ID["avoidable_rectangle_1"].find(_marked(AR101_POSITION, AR101_POSITION))) == []
+    found = hint(AR101_PUZZLE, AR101_POSITION, AR101_MARKS)
+    assert found.step is not None and step_se(found.step) <= step_se(played[0])
+    assert found.technique == "two_string_kite"
 
 @pytest.mark.parametrize("seed", range(20))
 def test_hints_on_random_mid_game_positions_are_true(seed):

@@ -18,7 +18,7 @@ from sudoku_engine import difficulty, logic
 from sudoku_engine.generate import DEFAULT_TOLERANCE
 from sudoku_engine.grid import Grid, cell_name, is_valid_solution
 from sudoku_engine.rating import rate
-from sudoku_engine.slider import target_for_slider
+from sudoku_engine.slider import slider_for_d, target_for_slider, typical_effort
 from sudoku_engine.solver import solve_count
 from sudoku_engine.techniques import BY_ID, CATALOGUE
 
@@ -73,6 +73,7 @@ def new_game_from_slider(
         slider=slider,
         target_d=target,
         d=served.d,
+        effort=served.effort,
         bank_id=served.bank_id,
         seed=served.seed,
         source="slider",
@@ -96,25 +97,27 @@ def new_game_from_text(
         raise PuzzleRejected("This puzzle has no solution.")
     if solutions > 1:
         raise PuzzleRejected("This puzzle has more than one solution, so it cannot be solved by logic alone.")
-    d = link_d(session, grid, rating_timeout)
-    return _saved(session, Game(puzzle=str(grid), solution=str(solution), d=d, source="url"))
+    d, effort = link_rating(session, grid, rating_timeout)
+    return _saved(session, Game(puzzle=str(grid), solution=str(solution), d=d, effort=effort, source="url"))
 
 
-def link_d(session: Session, grid: Grid, timeout: float | None) -> float | None:
-    """D of a unique puzzle: known to the bank, or rated within the timeout; None when that runs out."""
-    known = pool.known_d(session, grid.values)
+def link_rating(session: Session, grid: Grid, timeout: float | None) -> tuple[float | None, float | None]:
+    """D and effort of a unique puzzle: known to the bank, or rated within the timeout; None when that runs out."""
+    known = pool.known_rating(session, grid.values)
     if known is not None:
         return known
     rating = rate(grid.values, timeout=timeout, measures=difficulty.MEASURES)
-    return None if rating.timeout else rating.d
+    return (None, None) if rating.timeout else (rating.d, rating.effort)
 
 
 def difficulty_of(game: Game, calibration: tuple[float, float] | None = None) -> Difficulty | None:
-    """The puzzle's D with its zone and predicted minutes (by ``calibration`` (a, b) if given), if D is known."""
+    """The puzzle's D with its zone and predicted minutes, if D is known: from the game's effort (else the typical
+    effort at its D) by ``calibration`` (scale, exponent) if given, else the time model's prior."""
     if game.d is None:
         return None
-    a, b = calibration or (difficulty.MINUTES_INTERCEPT, difficulty.MINUTES_SLOPE)
-    minutes = difficulty.predicted_minutes(game.d, a, b)
+    scale, exponent = calibration or (difficulty.MINUTES_SCALE, difficulty.MINUTES_EXPONENT)
+    effort = game.effort if game.effort is not None else typical_effort(slider_for_d(game.d))
+    minutes = difficulty.predicted_minutes(effort, scale, exponent)
     return Difficulty(d=game.d, label=difficulty.zone(game.d), predicted_minutes=minutes)
 
 

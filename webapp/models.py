@@ -96,6 +96,8 @@ class Game(Base):
     slider: Mapped[float | None] = mapped_column(Double)
     target_d: Mapped[float | None] = mapped_column(Double)
     d: Mapped[float | None] = mapped_column(Double)
+    # The puzzle's solving effort (``difficulty.effort``): the time model predicts its minutes from it.
+    effort: Mapped[float | None] = mapped_column(Double)
     bank_id: Mapped[int | None]
     seed: Mapped[int | None] = mapped_column(BigInteger)
     source: Mapped[str] = mapped_column(String(16))
@@ -265,12 +267,17 @@ class Participant(Base):
 
 
 class Calibration(Base):
-    """A refit of the slider's time calibration, ln(minutes) = intercept + slope (c + e D), from a study."""
+    """A refit of the time model from a study: ln(minutes) = intercept + slope ln(effort) (``model`` "effort").
+
+    Rows of the earlier model (``model`` "call_count": ln(minutes) = intercept + slope (c + e D)) are kept as history
+    and never put in force.
+    """
 
     __tablename__ = "calibrations"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int | None] = mapped_column(ForeignKey("studies.id", ondelete="SET NULL"))
+    model: Mapped[str] = mapped_column(String(16), default="effort", server_default="call_count")
     intercept: Mapped[float] = mapped_column(Double)
     slope: Mapped[float] = mapped_column(Double)
     puzzles: Mapped[int] = mapped_column(Integer)

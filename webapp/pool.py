@@ -32,7 +32,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from sudoku_engine import difficulty
-from sudoku_engine.generate import DEFAULT_TOLERANCE, Targeted, generate
+from sudoku_engine.generate import DEFAULT_TOLERANCE, MAX_GIVENS, Targeted, generate
 from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical, canonical_isomorph, random_isomorph
 from sudoku_engine.rating import NotUnique, Rating, rate
@@ -57,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
 SWITCH_WORDS = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
 
 log = logging.getLogger(__name__)
+SEED_SOURCE = "seed"  # the ``source`` of shipped seed rows (``webapp.seed``)
 _RENEWING = threading.Lock()  # one refiller per process even when request threads race for it
 
 
@@ -83,6 +84,7 @@ class Served:
     d: float
     seed: int
     bank_id: int | None
+    effort: float | None = None  # the solving effort of the time model (``difficulty.effort``), when known
 
 
 def init_app(app: Flask) -> None:
@@ -209,7 +211,7 @@ def as_isomorph(row: BankPuzzle, seed: int) -> Served:
     transform = random_isomorph(random.Random(seed))
     puzzle = format_values(transform.apply(parse_values(row.puzzle)))
     solution = format_values(transform.apply(parse_values(row.solution)))
-    return Served(puzzle=puzzle, solution=solution, d=row.d, seed=seed, bank_id=row.id)
+    return Served(puzzle=puzzle, solution=solution, d=row.d, seed=seed, bank_id=row.id, effort=effort_of(row.rating))
 
 
 def new_seed() -> int:
@@ -218,14 +220,30 @@ def new_seed() -> int:
 
 
 def serve(session: Session, target: float, *, tolerance: float = DEFAULT_TOLERANCE, budget_s: float = 3.0) -> Served:
-    """A puzzle for a target D: the nearest unused bank row within tolerance, else one generated on demand.
+    """A puzzle for a target D: the nearest unused bank row within tolerance, else a shipped seed row within it
+    served again (the hardest puzzles cannot be generated on demand), else one generated on demand.
 
     A bank row's claim is left for the caller to commit, with the game it starts.
     """
-    row = draw(session, target, tolerance)
+    row = draw(session, target, tolerance) or served_seed(session, target, tolerance)
     if row is not None:
         return as_isomorph(row, new_seed())
     return _serve_generated(session, target, tolerance, budget_s)
+
+
+def served_seed(session: Session, target: float, within: float) -> BankPuzzle | None:
+    """The shipped seed row within ``within`` of the target served longest ago (used ones included: served again as
+    a fresh isomorph), its serving time renewed; None when no seed row is that close."""
+    row = session.scalars(
+        select(BankPuzzle)
+        .where(BankPuzzle.source == SEED_SOURCE, BankPuzzle.d >= target - within, BankPuzzle.d <= target + within)
+        .order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target))
+        .limit(1)
+    ).first()
+    if row is not None:
+        row.used, row.served_at = True, utcnow()
+        session.flush()
+    return row
 
 
 def _serve_generated(session: Session, target: float, tolerance: float, budget_s: float) -> Served:
@@ -238,7 +256,8 @@ def _serve_generated(session: Session, target: float, tolerance: float, budget_s
             add(session, [record])
             return as_isomorph(closer, new_seed())
     add(session, [record], used=True)  # its rating stays known, e.g. for links to it
-    return Served(puzzle=str(made.puzzle), solution=str(made.solution), d=record["d"], seed=made.seed, bank_id=None)
+    return Served(puzzle=str(made.puzzle), solution=str(made.solution), d=record["d"], seed=made.seed, bank_id=None,
+                  effort=effort_of(record["rating"]))
 
 
 def unused_near(session: Session, target: float, tolerance: float = DEFAULT_TOLERANCE) -> int:
@@ -256,7 +275,22 @@ def unused_count(session: Session) -> int:
 
 def known_d(session: Session, values: Sequence[int]) -> float | None:
     """D of a puzzle the bank holds in some isomorph, else None."""
-    return session.scalar(select(BankPuzzle.d).where(BankPuzzle.puzzle == format_values(canonical(values))))
+    known = known_rating(session, values)
+    return None if known is None else known[0]
+
+
+def known_rating(session: Session, values: Sequence[int]) -> tuple[float, float | None] | None:
+    """D and effort of a puzzle the bank holds in some isomorph, else None."""
+    row = session.execute(
+        select(BankPuzzle.d, BankPuzzle.rating).where(BankPuzzle.puzzle == format_values(canonical(values)))
+    ).first()
+    return None if row is None else (row.d, effort_of(row.rating))
+
+
+def effort_of(rating: dict[str, Any] | None) -> float | None:
+    """The effort a stored rating record holds (records made before the time model had none)."""
+    effort = (rating or {}).get("effort")
+    return float(effort) if isinstance(effort, (int, float)) else None
 
 
 @dataclass(frozen=True)
@@ -436,6 +470,9 @@ def refill_if_low(app: Flask, session: Session, target: float) -> bool:
 
 def try_rate(values: Sequence[int]) -> BankRecord | str:
     """The bank row of an outside puzzle, or why it cannot be banked (runs in worker processes too)."""
+    givens = sum(1 for v in values if v)
+    if givens > MAX_GIVENS:
+        return f"{givens} givens: the bank keeps puzzles of at most {MAX_GIVENS}"
     try:
         return rated_record(values)
     except NotUnique as error:

@@ -1,4 +1,5 @@
-"""``flask pool``: fill the puzzle bank (generated in parallel), import outside puzzles, keep a minimum, count it.
+"""``flask pool``: fill the puzzle bank (generated in parallel), import outside puzzles, add the shipped seed set,
+keep a minimum, count it.
 
 Puzzles are generated or rated in worker processes (``--jobs``); the parent inserts each record as it arrives,
 so a running app can serve it at once. Bad input is one line on stderr each, and the exit code is 2.
@@ -23,7 +24,7 @@ from sudoku_engine.generate import DEFAULT_TOLERANCE, generate, warm_up
 from sudoku_engine.grid import InvalidPuzzle, parse_values
 from sudoku_engine.slider import target_for_slider
 
-from . import db, pool
+from . import db, pool, seed
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -218,6 +219,39 @@ def import_command(file: Path, jobs: int) -> None:
     )
     if bad:
         click.get_current_context().exit(EXIT_BAD_INPUT)
+
+
+@pool_cli.command("seed")
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def seed_command(file: Path | None) -> None:
+    """Add the shipped seed set (the hardest puzzles, already rated), or the records of FILE, to the bank.
+
+    Nothing is rated: the records are checked and inserted as they are, and puzzles the bank holds already (used
+    or not) are skipped, so running it again adds nothing. A file with a bad line adds nothing: each bad line is
+    reported on stderr and the exit code is 2.
+    """
+    app = current_app
+    require_bank(app)
+    path = seed.SEED_FILE if file is None else file
+    if file is None and not path.is_file():
+        click.echo(f"no seed set at {path} (benchmarks/seed_bank.py builds it): nothing to add")
+        return
+    try:
+        records = seed.read_seed(path)
+    except seed.SeedFileError as error:
+        bad: list[str] = []
+        for problem in error.problems:
+            report(bad, problem)
+        click.echo(f"{path} is not a valid seed file: nothing added", err=True)
+        click.get_current_context().exit(EXIT_BAD_INPUT)
+    with db.sessions_of(app)() as session:
+        added = pool.add(session, records)
+        unused = pool.unused_count(session)
+    low, high = min(r["d"] for r in records), max(r["d"] for r in records)
+    click.echo(
+        f"read {len(records)} seed puzzles (D {low:.2f}-{high:.2f}), added {added} ({len(records) - added} already "
+        f"in the bank); the bank holds {unused} unused puzzles"
+    )
 
 
 @pool_cli.command("stats")

@@ -23,6 +23,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from sudoku_engine import difficulty
+from sudoku_engine.grid import parse_values
+from sudoku_engine.rating import rate
 
 from . import analysis
 from .models import Calibration, Game, Participant, Study, StudyPuzzle, utcnow
@@ -213,20 +215,29 @@ def _value(row: PuzzleRow, key: str) -> float | None:
     return row.mean_log.value if row.mean_log is not None else None
 
 
+def puzzle_effort(puzzle: StudyPuzzle) -> float:
+    """The effort of a study puzzle: from its rating record, else rated again (records before the time model)."""
+    effort = (puzzle.rating or {}).get("effort")
+    if isinstance(effort, (int, float)):
+        return float(effort)
+    return rate(parse_values(puzzle.puzzle), measures=False).effort
+
+
 def refit_calibration(session: Session, study: Study) -> Calibration:
-    """Fit the slider's time calibration to the study's mean log minutes and put it in force."""
+    """Fit the time model, ln(minutes) = ln(scale) + exponent ln(effort), to the study's mean log minutes and put
+    it in force."""
     report = build(session, study, plots=False)
-    points = [(r.d, r.mean_log.value - math.log(60)) for r in report.puzzles if r.d is not None and r.mean_log]
-    if len({d for d, _y in points}) < 2:
-        raise ValueError("The refit needs completed puzzles of at least two different D values.")
-    x = np.array([difficulty.CALL_COUNT_INTERCEPT + difficulty.CALL_COUNT_SLOPE * d for d, _y in points])
-    y = np.array([y for _d, y in points])
-    slope, intercept = np.polyfit(x, y, 1)
+    by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
+    points = [(math.log(max(puzzle_effort(by_position[r.position]), 1.0)), r.mean_log.value - math.log(60))
+              for r in report.puzzles if r.mean_log]
+    if len({x for x, _y in points}) < 2:
+        raise ValueError("The refit needs completed puzzles of at least two different efforts.")
+    slope, intercept = np.polyfit([x for x, _y in points], [y for _x, y in points], 1)
     for old in session.scalars(select(Calibration).where(Calibration.active.is_(True))):
         old.active = False
     calibration = Calibration(
-        study_id=study.id, intercept=float(intercept), slope=float(slope), puzzles=len(points), active=True,
-        created_at=utcnow(),
+        study_id=study.id, model="effort", intercept=float(intercept), slope=float(slope), puzzles=len(points),
+        active=True, created_at=utcnow(),
     )
     session.add(calibration)
     session.commit()
@@ -234,11 +245,15 @@ def refit_calibration(session: Session, study: Study) -> Calibration:
 
 
 def calibration_in_force(session: Session) -> tuple[float, float, Calibration | None]:
-    """(a, b) of the time calibration in force, and its row (None: seed 000's fit, the default)."""
-    row = session.scalar(select(Calibration).where(Calibration.active.is_(True)).order_by(Calibration.id.desc()))
+    """(scale, exponent) of the time model in force, and its refit's row (None: the population prior,
+    ``difficulty.MINUTES_SCALE`` and ``MINUTES_EXPONENT``)."""
+    row = session.scalar(
+        select(Calibration).where(Calibration.active.is_(True), Calibration.model == "effort")
+        .order_by(Calibration.id.desc())
+    )
     if row is None:
-        return difficulty.MINUTES_INTERCEPT, difficulty.MINUTES_SLOPE, None
-    return row.intercept, row.slope, row
+        return difficulty.MINUTES_SCALE, difficulty.MINUTES_EXPONENT, None
+    return math.exp(row.intercept), row.slope, row
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:

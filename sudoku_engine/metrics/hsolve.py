@@ -19,13 +19,15 @@ Tiers: the catalogue's techniques (``sudoku_engine.techniques``) grouped by thei
 
     1  full house, hidden single (box, line), naked single                  singles
     2  pointing, claiming, locked pair/triple, naked/hidden pair/triple      intersections and subsets
-    3  X-Wing, Swordfish, Jellyfish, XY-Wing, XYZ-Wing, unique rectangles    basic fish, wings, quads,
-       1-4, hidden rectangle, naked/hidden quad, BUG+1                       uniqueness
-    4  Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle, finned and   single-digit patterns, finned
-       sashimi fish, Simple/Multi Colours, Remote Pair, W-Wing               fish, colouring
+    3  X-Wing, Swordfish, Jellyfish, Skyscraper, 2-String Kite, Turbot       basic fish, single-digit
+       Fish, Empty Rectangle, XY-Wing, XYZ-Wing, WXYZ-Wing, VWXYZ-Wing,      patterns, wings, quads,
+       unique rectangles 1-6, hidden rectangle, avoidable rectangles 1-2,    uniqueness
+       naked/hidden quad, BUG+1
+    4  Aligned Pair Exclusion, finned and sashimi fish, (finned) Franken     exclusion, finned and Franken
+       X-Wing and Swordfish, Simple/Multi Colours, Remote Pair, W-Wing       fish, colouring
     5  X-Chain, XY-Chain, Nice Loop/AIC, grouped Nice Loop, Sue de Coq,      chains and almost locked sets
        ALS-XZ, ALS-XY-Wing, ALS chain
-    6  forcing chain, forcing net, bifurcation                               trial and error
+    6  forcing chain, forcing net, nested forcing chain, bifurcation         trial and error
 
 The paper ranks its strategies and lists the configurations checked for each in its Appendix A, which is not
 part of the seed text held with this project: the catalogue's six tiers (ordered like the Sudoku Explainer
@@ -45,12 +47,21 @@ Possible applications. Techniques that a person checks on the same configuration
     basic fish of size n            per digit and direction, n base lines each with 2..n places
     XY-Wing                         a bivalue pivot with two bivalue peers each sharing one digit with it
     XYZ-Wing                        a trivalue pivot with two bivalue peers whose digits are among its own
-    rectangles (UR 1-4, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
+    WXYZ-Wing                       three cells of one house, 2-4 candidates each, with four digits between
+                                    them, and a bivalue cell outside them whose digits are among the four and
+                                    which sees one of them
+    VWXYZ-Wing                      the same with four cells of one house, 2-5 candidates each, and five digits
+    Aligned Pair Exclusion          two cells with two or more bivalue cells seeing both
+    rectangles (UR 1-6, hidden)     rows r1 r2, columns c1 c2 in exactly two boxes, four empty corners, and a
                                     digit pair that all four corners hold
+    avoidable rectangles 1, 2       rows r1 r2, columns c1 c2 in exactly two boxes, two or three corners solved
+                                    (not givens), the others empty
     BUG+1                           the whole grid, once
     Skyscraper, Kite, Turbot Fish   per digit, two conjugate pairs (houses with two places; distinct pairs)
     Empty Rectangle                 per digit, a box with 3+ places and a line conjugate pair outside the box
     finned/sashimi fish of size n   per digit and direction, n base lines each with 2..n+3 places
+    (finned) Franken fish of size n per digit and direction, n base houses (rows and boxes, or columns and boxes,
+                                    a line among them) each with 2 places or more
     Simple Colours                  per digit, a cluster of conjugate pairs with three cells or more
     Multi Colours                   per digit, two clusters
     Remote Pair                     two cells of one same-pair network of 4+ cells that do not see each other
@@ -127,6 +138,7 @@ class View:
     def __init__(self, board: Board) -> None:
         self.values = board.values
         self.cands = board.cands
+        self.givens = board.givens
 
     @cached_property
     def positions(self) -> list[list[int]]:
@@ -300,6 +312,39 @@ def xyz_wing_checks(view: View) -> int:
     return total
 
 
+def wing_set_checks(view: View, size: int) -> int:
+    """WXYZ-Wing (``size`` 3), VWXYZ-Wing (4): every set of ``size`` cells of one house (2 to size + 1 candidates
+    each, size + 1 digits between them) with a bivalue cell outside it whose digits are among the set's and which
+    sees one of its cells."""
+    sets: set[tuple[int, ...]] = set()
+    for cells in UNITS:
+        open_cells = [c for c in cells if not view.values[c] and 2 <= POPCOUNT[view.cands[c]] <= size + 1]
+        for group in combinations(open_cells, size):
+            if POPCOUNT[_union(view, group)] == size + 1:
+                sets.add(group)
+    total = 0
+    for group in sets:
+        digits = _union(view, group)
+        total += sum(1 for c in view.bivalue if c not in group and not view.cands[c] & ~digits
+                     and any(c in _PEER_SETS[t] for t in group))
+    return total
+
+
+def _union(view: View, cells: tuple[int, ...]) -> int:
+    """The digits some of the cells hold."""
+    union = 0
+    for c in cells:
+        union |= view.cands[c]
+    return union
+
+
+def aligned_pair_checks(view: View) -> int:
+    """Aligned Pair Exclusion: every two cells of 2+ candidates with two or more bivalue cells seeing both."""
+    bivalue = sum(1 << c for c in view.bivalue)
+    seen_by = [_PEER_BITS[c] & ~(1 << c) & bivalue for c in view.empty if POPCOUNT[view.cands[c]] >= 2]
+    return sum(1 for a, b in combinations(seen_by, 2) if (a & b).bit_count() >= 2)
+
+
 def rectangle_checks(view: View) -> int:
     """Unique and hidden rectangles: every two-box rectangle of empty cells with a digit pair all corners hold."""
     total = 0
@@ -314,6 +359,37 @@ def rectangle_checks(view: View) -> int:
                 continue
             common = cands[corners[0]] & cands[corners[1]] & cands[corners[2]] & cands[corners[3]]
             total += comb(POPCOUNT[common], 2)
+    return total
+
+
+def avoidable_rectangle_checks(view: View) -> int:
+    """Avoidable rectangles: every two-box rectangle with two or three corners solved (not givens), the rest empty
+    (none where the givens are not known)."""
+    if view.givens is None:
+        return 0
+    total = 0
+    for r1, r2 in combinations(range(9), 2):
+        same_band = r1 // 3 == r2 // 3
+        for c1, c2 in combinations(range(9), 2):
+            if same_band == (c1 // 3 == c2 // 3):
+                continue  # one box, or four boxes
+            corners = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+            if any(view.givens >> c & 1 for c in corners):
+                continue
+            if 2 <= sum(1 for c in corners if view.values[c]) <= 3:
+                total += 1
+    return total
+
+
+def franken_fish_checks(view: View, size: int) -> int:
+    """Franken fish of ``size`` houses: per digit and direction, every set of base houses (lines of the direction
+    and boxes) each with 2+ places, with a line among them."""
+    total = 0
+    for d in range(9):
+        boxes = sum(1 for box in range(18, 27) if POPCOUNT[view.positions[box][d]] >= 2)
+        for rows in (True, False):
+            lines = sum(1 for n in view.line_places(d, rows) if n >= 2)
+            total += comb(lines + boxes, size) - comb(boxes, size)
     return total
 
 
@@ -445,16 +521,23 @@ FAMILIES: tuple[Family, ...] = (
     Family("Jellyfish", ("jellyfish",), lambda v: fish_checks(v, 4, 4)),
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
+    Family("WXYZ-Wing", ("wxyz_wing", "wxyz_wing_trivalue"), lambda v: wing_set_checks(v, 3)),
+    Family("VWXYZ-Wing", ("vwxyz_wing_pentavalue", "vwxyz_wing", "vwxyz_wing_trivalue"),
+           lambda v: wing_set_checks(v, 4)),
     Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
-                          "hidden_rectangle"), rectangle_checks),
+                          "unique_rectangle_5", "unique_rectangle_6", "hidden_rectangle"), rectangle_checks),
+    Family("avoidable rectangles", ("avoidable_rectangle_1", "avoidable_rectangle_2"), avoidable_rectangle_checks),
     Family("naked quads", ("naked_quad",), lambda v: naked_subset_checks(v, 4)),
     Family("hidden quads", ("hidden_quad",), lambda v: hidden_subset_checks(v, 4)),
     Family("BUG+1", ("bug_plus_1",), bug_checks),
     Family("two strong links", ("skyscraper", "two_string_kite", "turbot_fish"), strong_link_pair_checks),
     Family("Empty Rectangle", ("empty_rectangle",), empty_rectangle_checks),
+    Family("Aligned Pair Exclusion", ("aligned_pair_exclusion",), aligned_pair_checks),
     Family("finned X-Wing", ("finned_x_wing", "sashimi_x_wing"), lambda v: fish_checks(v, 2, 5)),
     Family("finned Swordfish", ("finned_swordfish", "sashimi_swordfish"), lambda v: fish_checks(v, 3, 6)),
     Family("finned Jellyfish", ("finned_jellyfish", "sashimi_jellyfish"), lambda v: fish_checks(v, 4, 7)),
+    Family("Franken X-Wing", ("franken_x_wing", "finned_franken_x_wing"), lambda v: franken_fish_checks(v, 2)),
+    Family("Franken Swordfish", ("franken_swordfish", "finned_franken_swordfish"), lambda v: franken_fish_checks(v, 3)),
     Family("Simple Colours", ("simple_colours",), simple_colour_checks),
     Family("Multi Colours", ("multi_colours",), multi_colour_checks),
     Family("Remote Pair", ("remote_pair",), remote_pair_checks),
@@ -469,6 +552,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("ALS chain", ("als_chain",), als_checks),
     Family("forcing chain", ("forcing_chain",), candidate_checks),
     Family("forcing net", ("forcing_net",), candidate_checks),
+    Family("nested forcing chain", ("nested_forcing_chain",), candidate_checks),
     Family("bifurcation", ("bifurcation",), candidate_checks),
 )
 

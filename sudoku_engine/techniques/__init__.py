@@ -3,15 +3,27 @@
 Each technique is a function ``find(board) -> Iterator[Step]`` in the module of its family. The catalogue
 gives, per technique, its family, a HoDoKu-style base score and level (HoDoKu's default step configuration),
 an SE-style rating (the Sudoku Explainer scale, as Sukaku Explainer extends it: Skyscraper 4.0, 2-String Kite
-4.1, Turbot Fish 4.2, Empty Rectangle 4.3; techniques neither names get the rating of the chain or loop it would
-find instead), and a tier (groups of equally hard techniques, used by seed 002's hsolve simulation). The
-catalogue is in order of SE-style rating: the logic solver and the hint ladder take the applicable step with the
-lowest rating, a chain's length bonus included (``step_se``), ties to the technique that comes first.
+4.1, Turbot Fish 4.2, Empty Rectangle 4.3, WXYZ-Wing 5.5-5.6, Aligned Pair Exclusion 6.2, VWXYZ-Wing 6.2-6.4;
+techniques neither names get the rating of the chain or loop it would find instead), and a tier (groups of
+equally hard techniques, used by seed 002's hsolve simulation). The catalogue is in order of SE-style rating: the
+logic solver and the hint ladder take the applicable step with the lowest rating, a chain's length bonus included
+(``step_se``), ties to the technique that comes first.
+
+A fixed pattern whose rating depends on its shape has one entry per rating: WXYZ-Wing is 5.5 when the largest of
+its three set cells holds two or four candidates and 5.6 when it holds three (``wxyz_wing``, ``wxyz_wing_trivalue``);
+VWXYZ-Wing is 6.2 when one of its four set cells holds all five digits, 6.3 when the largest holds two or four and
+6.4 when it holds three (``vwxyz_wing_pentavalue``, ``vwxyz_wing``, ``vwxyz_wing_trivalue``; the 6.2 entry comes
+before Aligned Pair Exclusion, as Sukaku Explainer tries VWXYZ-Wing first). HoDoKu has none of WXYZ-Wing,
+VWXYZ-Wing and Aligned Pair Exclusion; they take the score and level of the HoDoKu technique nearest to them:
+XYZ-Wing for WXYZ- and VWXYZ-Wing (which extend it by one and two digits and cells, still one set and one bivalue
+cell, in the wings' tier), Death Blossom for Aligned Pair Exclusion (a candidate goes because every digit of the
+other cell, the stem, either sees it directly or forces a bivalue petal onto it).
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -81,42 +93,57 @@ CATALOGUE: tuple[Technique, ...] = (
     _t("naked_triple", "Naked Triple", "subsets", 80, "Medium", 3.6, 2, "subsets"),
     _t("swordfish", "Swordfish", "fish", 150, "Hard", 3.8, 3, "fish"),
     _t("hidden_triple", "Hidden Triple", "subsets", 100, "Medium", 4.0, 2, "subsets"),
-    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 4.0, 4, "single_digit"),
-    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 4.1, 4, "single_digit"),
-    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 4.2, 4, "single_digit"),
+    _t("skyscraper", "Skyscraper", "single_digit", 130, "Hard", 4.0, 3, "single_digit"),
+    _t("two_string_kite", "2-String Kite", "single_digit", 150, "Hard", 4.1, 3, "single_digit"),
+    _t("turbot_fish", "Turbot Fish", "single_digit", 120, "Hard", 4.2, 3, "single_digit"),
     _t("xy_wing", "XY-Wing", "wings", 160, "Hard", 4.2, 3, "wings"),
-    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 4.3, 4, "single_digit"),
+    _t("empty_rectangle", "Empty Rectangle", "single_digit", 120, "Hard", 4.3, 3, "single_digit"),
     _t("xyz_wing", "XYZ-Wing", "wings", 180, "Hard", 4.4, 3, "wings"),
     _t("unique_rectangle_1", "Unique Rectangle Type 1", "uniqueness", 100, "Hard", 4.5, 3, "uniqueness"),
+    _t("avoidable_rectangle_1", "Avoidable Rectangle Type 1", "uniqueness", 100, "Hard", 4.5, 3, "uniqueness"),
     _t("unique_rectangle_2", "Unique Rectangle Type 2", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
     _t("unique_rectangle_4", "Unique Rectangle Type 4", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
+    _t("unique_rectangle_5", "Unique Rectangle Type 5", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
+    _t("unique_rectangle_6", "Unique Rectangle Type 6", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
+    _t("avoidable_rectangle_2", "Avoidable Rectangle Type 2", "uniqueness", 100, "Hard", 4.6, 3, "uniqueness"),
     _t("unique_rectangle_3", "Unique Rectangle Type 3", "uniqueness", 100, "Hard", 4.7, 3, "uniqueness"),
     _t("hidden_rectangle", "Hidden Rectangle", "uniqueness", 100, "Hard", 4.8, 3, "uniqueness"),
     _t("naked_quad", "Naked Quad", "subsets", 120, "Hard", 5.0, 3, "subsets"),
     _t("jellyfish", "Jellyfish", "fish", 160, "Hard", 5.2, 3, "fish"),
     _t("hidden_quad", "Hidden Quad", "subsets", 150, "Hard", 5.4, 3, "subsets"),
+    _t("wxyz_wing", "WXYZ-Wing", "wings", 180, "Hard", 5.5, 3, "wings"),
     _t("bug_plus_1", "BUG+1", "uniqueness", 100, "Hard", 5.6, 3, "uniqueness"),
+    _t("wxyz_wing_trivalue", "WXYZ-Wing (largest cell trivalue)", "wings", 180, "Hard", 5.6, 3, "wings"),
+    _t("vwxyz_wing_pentavalue", "VWXYZ-Wing (a cell holds all five)", "wings", 180, "Hard", 6.2, 3, "wings"),
+    _t("aligned_pair_exclusion", "Aligned Pair Exclusion", "exclusion", 360, "Unfair", 6.2, 4, "exclusion"),
+    _t("vwxyz_wing", "VWXYZ-Wing", "wings", 180, "Hard", 6.3, 3, "wings"),
+    _t("vwxyz_wing_trivalue", "VWXYZ-Wing (largest cell trivalue)", "wings", 180, "Hard", 6.4, 3, "wings"),
     _t("finned_x_wing", "Finned X-Wing", "fish", 130, "Hard", 6.6, 4, "fish"),
     _t("sashimi_x_wing", "Sashimi X-Wing", "fish", 150, "Hard", 6.6, 4, "fish"),
     _t("x_chain", "X-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
     _t("xy_chain", "XY-Chain", "chains", 260, "Unfair", 6.6, 5, "chains", True),
     _t("simple_colours", "Simple Colours", "colouring", 150, "Hard", 6.6, 4, "colouring"),
+    _t("franken_x_wing", "Franken X-Wing", "fish", 300, "Unfair", 6.6, 4, "fish"),
+    _t("finned_franken_x_wing", "Finned Franken X-Wing", "fish", 390, "Unfair", 6.8, 4, "fish"),
     _t("remote_pair", "Remote Pair", "wings", 110, "Hard", 7.0, 4, "wings", True),
     _t("w_wing", "W-Wing", "wings", 150, "Hard", 7.0, 4, "wings", True),
     _t("finned_swordfish", "Finned Swordfish", "fish", 200, "Unfair", 7.0, 4, "fish"),
     _t("multi_colours", "Multi Colours", "colouring", 200, "Hard", 7.0, 4, "colouring"),
     _t("sashimi_swordfish", "Sashimi Swordfish", "fish", 240, "Unfair", 7.0, 4, "fish"),
+    _t("franken_swordfish", "Franken Swordfish", "fish", 350, "Unfair", 7.0, 4, "fish"),
     _t("sue_de_coq", "Sue de Coq", "als", 250, "Unfair", 7.0, 5, "als"),
     _t("nice_loop", "Nice Loop / AIC", "chains", 280, "Unfair", 7.0, 5, "chains", True),
     _t("finned_jellyfish", "Finned Jellyfish", "fish", 250, "Unfair", 7.2, 4, "fish"),
     _t("sashimi_jellyfish", "Sashimi Jellyfish", "fish", 260, "Unfair", 7.2, 4, "fish"),
+    _t("finned_franken_swordfish", "Finned Franken Swordfish", "fish", 410, "Unfair", 7.2, 4, "fish"),
     _t("grouped_nice_loop", "Grouped Nice Loop / AIC", "chains", 300, "Unfair", 7.3, 5, "chains", True),
     _t("als_xz", "ALS-XZ", "als", 300, "Unfair", 7.5, 5, "als"),
     _t("als_xy_wing", "ALS-XY-Wing", "als", 320, "Unfair", 7.6, 5, "als"),
     _t("als_chain", "ALS Chain", "als", 340, "Unfair", 7.7, 5, "als", True),
-    _t("forcing_chain", "Forcing Chain", "forcing", 500, "Extreme", 8.0, 6, "forcing", True),
-    _t("forcing_net", "Forcing Net", "forcing", 700, "Extreme", 8.5, 6, "forcing", True),
-    _t("bifurcation", "Bifurcation", "last_resort", 10000, "Extreme", 9.5, 6, "last_resort"),
+    _t("forcing_chain", "Forcing Chain", "forcing", 500, "Extreme", 8.5, 6, "forcing", True),
+    _t("forcing_net", "Forcing Net", "forcing", 700, "Extreme", 9.0, 6, "forcing", True),
+    _t("nested_forcing_chain", "Nested Forcing Chain", "forcing", 2500, "Extreme", 9.5, 6, "nets", True),
+    _t("bifurcation", "Bifurcation", "last_resort", 10000, "Extreme", 12.0, 6, "last_resort"),
 )
 
 BY_ID: dict[str, Technique] = {t.id: t for t in CATALOGUE}
@@ -131,6 +158,15 @@ def length_bonus(length: int) -> float:
         ceiling = ceiling * 3 // 2 if grow_by_half else ceiling * 4 // 3
         grow_by_half = not grow_by_half
     return round(bonus, 1)
+
+
+def fine_rating(step: Step) -> float:
+    """``step_se`` with the length bonus left unrounded: 0.2 log2(length / 4) for a chain longer than 4, which
+    meets Sudoku Explainer's bonus at every length 4 x 2^k and orders chains of any two lengths."""
+    entry = BY_ID[step.technique]
+    if not entry.chain_like or step.length <= 4:
+        return entry.se_rating
+    return entry.se_rating + 0.2 * math.log2(step.length / 4)
 
 
 def step_se(step: Step) -> float:

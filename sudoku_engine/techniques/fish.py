@@ -1,4 +1,5 @@
-"""Fish: basic X-Wing, Swordfish and Jellyfish, and their finned and sashimi forms (HoDoKu's definitions).
+"""Fish: basic X-Wing, Swordfish and Jellyfish, their finned and sashimi forms, and Franken X-Wing and Swordfish
+with their finned forms (HoDoKu's definitions).
 
 A fish of size n on one digit takes n base lines (rows, or columns) whose candidates lie in n cover lines
 of the other direction. Basic fish: every base candidate is covered, so the digit leaves the rest of the
@@ -20,17 +21,40 @@ at most n positions, which bounds both parts. The cover is those positions compl
 choices (at most C(3, k)) of base positions inside the box. Fish come digit by digit, rows as base first,
 then in the order of their base lines (lexicographic), fin band, fin stack and cover choice. The packed lines
 of a position are kept for the next finder, as the nine of them run one after another on the same candidates.
+
+Franken fish (HoDoKu's category): the base houses are rows and boxes and the cover houses columns and boxes
+(or columns and boxes against rows and boxes), with at least one row (column) in the base, one column (row)
+in the cover and one box among them all; with rows and columns alone the fish is a basic one, with lines of
+both directions in the base or in the cover, or only boxes on one side, HoDoKu calls it Mutant. No house is
+both base and cover. A base candidate in two base houses is an endo fin; the fins are the uncovered base
+candidates and the endo fins. Unfinned: every base candidate is covered and no two base houses share one, so
+the digit leaves the cover cells outside the base, and the base cells in two cover houses (cannibalism).
+Finned: those eliminations that see every fin. As with the basic fish, every base house holds two
+candidates at least and keeps a covered one that is not a fin, and every cover house holds a base candidate.
+HoDoKu's search stops at 5 fins and 2 endo fins, and its unfinned search skips base houses of more than n
+candidates; neither limit is part of the pattern, so neither is kept here. Of several fish with the same
+eliminations of a digit only the first is reported, as HoDoKu does.
+
+Search, by the cell t a fish would remove: were t the digit, the fins and the base cells t sees would go, and
+the fish would break, n base houses left to fill from the n - 1 cover houses other than t's (n - 1 base houses
+from n - 2 covers when t is a base cell in two cover houses). So per digit, direction (columns as base are rows
+on the transposed grid) and target, the base houses whose cells unseen by t fit in n - 1 covers are combined
+(a table gives the fewest columns and boxes that hold a set of cells), the covers completed in every way, and
+each candidate fish is checked against the definition. Both sizes come from one search, kept per digit's cells
+for the four finders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from itertools import combinations
 from operator import getitem
 
 from ..board import Board, Step
-from ..grid import DIGITS, MASK_DIGITS, POPCOUNT
-from .common import names
+from ..grid import DIGITS, MASK_DIGITS, POPCOUNT, UNITS, box_of, unit_name
+from . import memo
+from .common import PEER_BITS, cells_of, names
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 _SIZES = (2, 3, 4)
@@ -344,3 +368,300 @@ def finned_jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[S
 def sashimi_jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Sashimi Jellyfish."""
     return _finned_steps(board, 4, True, "sashimi_jellyfish", digits)
+
+
+# Franken fish, searched with rows (and boxes) as base: per house (rows 0-8, columns 9-17, boxes 18-26) its cells
+# as a mask; per cell the cells it neither is nor sees. Columns as base are rows as base on the transposed grid.
+_EVERY_CELL = (1 << 81) - 1
+_UNIT_BITS: tuple[int, ...] = tuple(sum(1 << cell for cell in cells) for cells in UNITS)
+_UNSEEN: tuple[int, ...] = tuple(_EVERY_CELL & ~PEER_BITS[cell] & ~(1 << cell) for cell in range(81))
+_TRANSPOSED_CELL: tuple[int, ...] = tuple(cell % 9 * 9 + cell // 9 for cell in range(81))
+_TRANSPOSED_UNIT: tuple[int, ...] = (
+    *range(9, 18), *range(9), *(18 + (b % 3) * 3 + b // 3 for b in range(9))
+)
+
+# Base and cover houses, each ascending.
+_Houses = tuple[tuple[int, ...], tuple[int, ...]]
+# A Franken fish: base houses, cover houses (each ascending), fins, eliminations (cell masks).
+_Franken = tuple[tuple[int, ...], tuple[int, ...], int, int]
+# A target's candidate base house: the house, its cells the target does not see, the covers that could hold them.
+_Part = tuple[int, int, int, tuple[frozenset[int], ...]]
+
+# Cells as a stack key: per stack s (9 bits from 9s), per band b (3 bits from 3b), the columns of the stack that
+# hold cells in that band. Per band, a row's (or a box's) 9-bit column mask as a stack key; per stack, the fewest
+# columns and boxes that hold such cells (per band its box, or else the columns), a box's own cells included.
+_STACK_KEY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum((m >> 3 * s & 7) << 9 * s + 3 * b for s in range(3)) for m in range(512)) for b in range(3)
+)
+_STACK_COVER: tuple[int, ...] = tuple(
+    min(POPCOUNT[boxes] + POPCOUNT[(0 if boxes & 1 else k & 7) | (0 if boxes & 2 else k >> 3 & 7)
+                                   | (0 if boxes & 4 else k >> 6)] for boxes in range(8))
+    for k in range(512)
+)
+
+
+def _seeing_all(mask: int) -> int:
+    """The cells that see every cell of a mask (every cell when the mask is empty)."""
+    seeing = _EVERY_CELL
+    while mask:
+        low = mask & -mask
+        seeing &= PEER_BITS[low.bit_length() - 1]
+        mask ^= low
+    return seeing
+
+
+def _transposed(mask: int) -> int:
+    """A cell mask mirrored in the main diagonal (rows become columns)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << _TRANSPOSED_CELL[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _row_columns(unit: int, left: int) -> int:
+    """The columns (9-bit mask) of the cells of ``left`` in a row or a box (rows as base)."""
+    if unit < 9:
+        return left >> 9 * unit & 0x1FF
+    band, stack = divmod(unit - 18, 3)
+    shift = 27 * band
+    return (left >> shift | left >> shift + 9 | left >> shift + 18) & _STACKS[stack]
+
+
+@lru_cache(maxsize=1 << 16)
+def _cover_options(unit: int, left: int, budget: int) -> tuple[frozenset[int], ...]:
+    """The sets of at most ``budget`` columns and boxes that hold ``left`` (cells of a base row or box), each
+    minimal: per stack of a row its box or its columns; a box's columns."""
+    columns = _row_columns(unit, left)
+    if unit >= 18:
+        return (frozenset(9 + x for x in _CROSSES[columns]),) if POPCOUNT[columns] <= budget else ()
+    options: list[tuple[int, ...]] = [()]
+    for stack in _CROSSES[_MEETS[columns]]:
+        box = (18 + 3 * (unit // 3) + stack,)
+        own = tuple(9 + x for x in _CROSSES[columns & _STACKS[stack]])
+        options = [(*o, *way) for o in options for way in (box, own) if len(o) + len(way) <= budget]
+    return tuple(frozenset(o) for o in options)
+
+
+def _combinations_of(parts: list[_Part], count: int, budget: int) -> set[tuple[tuple[int, ...], frozenset[int]]]:
+    """Sets of ``count`` (1 to 3) base houses whose target-unseen cells are disjoint and lie in at most ``budget``
+    cover houses, with those cover houses."""
+    found: set[tuple[tuple[int, ...], frozenset[int]]] = set()
+    for i, (first, first_left, first_key, first_options) in enumerate(parts):
+        if count == 1:
+            found.update(((first,), option) for option in first_options)
+            continue
+        for j in range(i + 1, len(parts)):
+            second, second_left, second_key, second_options = parts[j]
+            key = first_key | second_key
+            if first_left & second_left or _least_cover(key) > budget:
+                continue
+            pairs = {a | b for a in first_options for b in second_options if len(a | b) <= budget}
+            if count == 2:
+                found.update(((first, second), pair) for pair in pairs)
+                continue
+            taken = first_left | second_left
+            least = _STACK_COVER  # _least_cover inlined: the innermost loop
+            for third, third_left, third_key, third_options in parts[j + 1 :]:
+                if taken & third_left:
+                    continue
+                union = key | third_key
+                if least[union & 0x1FF] + least[union >> 9 & 0x1FF] + least[union >> 18] <= budget:
+                    found.update(((first, second, third), pair | c) for pair in pairs for c in third_options
+                                 if len(pair | c) <= budget)
+    return found
+
+
+def _least_cover(key: int) -> int:
+    """At least how many columns and boxes hold the cells of a stack key (see ``_STACK_KEY``)."""
+    return _STACK_COVER[key & 0x1FF] + _STACK_COVER[key >> 9 & 0x1FF] + _STACK_COVER[key >> 18]
+
+
+def _row_based_candidates(cells: int) -> tuple[set[_Houses], set[_Houses]]:
+    """Base and cover houses that may form a Franken X-Wing, and a Franken Swordfish, with rows (and boxes) as base.
+
+    A fish removes a target cell t only if, t being the digit, it would break: the fins and the base cells that t
+    sees go, so the base houses' other cells, disjoint, must lie in the cover houses other than the one that holds
+    t (t outside the base), or other than t's column and box (t a base cell in two cover houses): n base houses in
+    n - 1 cover houses, or n - 1 in n - 2. So per target, the houses whose unseen cells fit in that many covers.
+    Every fish with an elimination is among the results; they still have to be checked.
+    """
+    inside = [unit & cells for unit in _UNIT_BITS]
+    base_pool = [u for u in (*range(9), *range(18, 27)) if inside[u].bit_count() >= 2]
+    cover_pool = [u for u in range(9, 27) if inside[u]]
+    found: tuple[set[_Houses], set[_Houses]] = (set(), set())
+    mask = cells
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        target = low.bit_length() - 1
+        unseen = cells & _UNSEEN[target]
+        row, column, box = target // 9, 9 + target % 9, 18 + box_of(target)
+        fitting = []
+        for unit in base_pool:
+            if unit != row and unit != box:
+                left = inside[unit] & unseen
+                columns = _row_columns(unit, left)
+                needed = POPCOUNT[_MEETS[columns]] if unit < 9 else POPCOUNT[columns]
+                if needed < 3:
+                    fitting.append((unit, left, _STACK_KEY[(unit if unit < 9 else unit - 18) // 3][columns], needed))
+        for size, fish in ((2, found[0]), (3, found[1])):
+            outside = [part for part in fitting if part[3] < size]
+            if len(outside) >= size:  # the target outside the base, in its column or its box
+                parts = [(u, left, key, _cover_options(u, left, size - 1)) for u, left, key, _ in outside]
+                for base, covers in _combinations_of(parts, size, size - 1):
+                    for cover in _padded(covers, size - 1, base, cover_pool):
+                        for own in (column, box):
+                            if own not in cover:
+                                fish.add((base, tuple(sorted((*cover, own)))))
+            narrow = [part for part in outside if part[3] <= size - 2]
+            if row in base_pool and len(narrow) >= size - 1:  # the target in its row, its column and its box
+                parts = [(u, left, key, _cover_options(u, left, size - 2)) for u, left, key, _ in narrow]
+                for base, covers in _combinations_of(parts, size - 1, size - 2):
+                    for cover in _padded(covers | {column, box}, size, base, cover_pool):
+                        fish.add((tuple(sorted((*base, row))), cover))
+    return found
+
+
+def _padded(
+    covers: frozenset[int], size: int, base: tuple[int, ...], pool: list[int]
+) -> list[tuple[int, ...]]:
+    """Cover sets of ``size`` houses holding ``covers``, completed in every way by houses of the pool not in the
+    base, ascending."""
+    spare = [u for u in pool if u not in covers and u not in base]
+    return [tuple(sorted((*covers, *more))) for more in combinations(spare, size - len(covers))]
+
+
+def _franken_hit(base: tuple[int, ...], cover: tuple[int, ...], inside: list[int]) -> tuple[int, int] | None:
+    """Fins and eliminations of a base and cover (rows as base) if they make a Franken fish that removes something."""
+    if base[0] >= 9 or not any(9 <= u < 18 for u in cover) or (base[-1] < 18 and cover[-1] < 18):
+        return None  # no row in the base, no column in the cover, or no box at all (a basic fish)
+    if any(u in base for u in cover):
+        return None  # a box both base and cover
+    union = endo = 0
+    for unit in base:
+        endo |= union & inside[unit]
+        union |= inside[unit]
+    covered = cannibal = 0
+    for unit in cover:
+        if not inside[unit] & union:
+            return None  # a cover house without a base candidate
+        cannibal |= covered & inside[unit]
+        covered |= inside[unit]
+    fins = union & ~covered | endo
+    if any(not inside[unit] & ~fins for unit in base):
+        return None  # a base house with fins only
+    eliminations = (covered & ~union | cannibal & union) & _seeing_all(fins)
+    return (fins, eliminations) if eliminations else None
+
+
+_found_fish: dict[int, tuple[tuple[list[_Franken], list[_Franken]], ...]] = {}
+
+
+def _franken(cells: int, size: int) -> tuple[list[_Franken], list[_Franken]]:
+    """The Franken fish of a size (2 or 3) on one digit's candidate cells, unfinned and finned, rows (and boxes)
+    as base first, then by base and cover houses; of several with the same eliminations only the first.
+
+    Both sizes are searched at once and kept for the digit's cells: the four finders run on the same candidates.
+    """
+    known = _found_fish.get(cells)
+    if known is None:
+        by_size: tuple[list[_Franken], list[_Franken]] = ([], [])
+        for rows_base in (True, False):
+            frame = cells if rows_base else _transposed(cells)
+            inside = [unit & frame for unit in _UNIT_BITS]
+            for found, candidates in zip(by_size, _row_based_candidates(frame)):
+                for base, cover in sorted(candidates):
+                    hit = _franken_hit(base, cover, inside)
+                    if hit is None:
+                        continue
+                    fins, eliminations = hit
+                    if not rows_base:
+                        base = tuple(sorted(_TRANSPOSED_UNIT[u] for u in base))
+                        cover = tuple(sorted(_TRANSPOSED_UNIT[u] for u in cover))
+                        fins, eliminations = _transposed(fins), _transposed(eliminations)
+                    found.append((base, cover, fins, eliminations))
+        known = tuple(_first_of_each(found) for found in by_size)
+        if len(_found_fish) > 4096:
+            _found_fish.clear()
+        _found_fish[cells] = known
+    return known[size - 2]
+
+
+def _first_of_each(found: list[_Franken]) -> tuple[list[_Franken], list[_Franken]]:
+    """Unfinned and finned fish, of several with the same eliminations only the first."""
+    kinds: tuple[list[_Franken], list[_Franken]] = ([], [])
+    seen: tuple[set[int], set[int]] = (set(), set())
+    for fish in found:
+        finned = bool(fish[2])
+        if fish[3] not in seen[finned]:
+            seen[finned].add(fish[3])
+            kinds[finned].append(fish)
+    return kinds
+
+
+def _houses(units: tuple[int, ...]) -> str:
+    """House names for a sentence: ``row 2, row 5 and box 7``."""
+    listed = [unit_name(u) for u in units]
+    return ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def _franken_step(technique: str, digit: int, hit: _Franken, cells: int) -> Step:
+    """The Step of a Franken fish, with a sentence naming its houses, fins and eliminations."""
+    base, cover, fins, eliminations = hit
+    in_base = 0
+    for unit in base:
+        in_base |= _UNIT_BITS[unit] & cells
+    d = digit
+    label = ("Finned " if fins else "") + "Franken " + _NAMES[len(base)]
+    removed = names(cells_of(eliminations))
+    # A base cell in two cover houses (cannibalism) is removed too: the two would need two of the base's digits.
+    twice = names(cells_of(eliminations & in_base))
+    why = f" ({twice} in two cover houses)" if twice else ""
+    if fins:
+        fin_word = "fin" if fins.bit_count() == 1 else "fins"
+        where = "lies in the cover and sees" if eliminations.bit_count() == 1 else "lie in the cover and see"
+        text = (
+            f"{label}: in {_houses(base)}, {d} lies in {_houses(cover)} apart from the {fin_word} "
+            f"{names(cells_of(fins))}; either a fin is {d} or the fish holds, so {d} is removed from {removed}{why}, "
+            f"which {where} every fin."
+        )
+    else:
+        text = (
+            f"{label}: in {_houses(base)}, {d} can only go in {_houses(cover)}, one {d} in each, so {d} is removed "
+            f"from {removed}{why}."
+        )
+    return Step(
+        technique, eliminations=tuple((c, d) for c in cells_of(eliminations)),
+        cause=tuple((c, d) for c in cells_of(in_base)), units=(*base, *cover), cells=cells_of(in_base), text=text,
+    )
+
+
+def _franken_steps(board: Board, size: int, finned: bool, technique: str, digits: Iterable[int]) -> Iterator[Step]:
+    """Steps of the Franken fish of a size (finned or not), digit by digit."""
+    by_digit = memo.digit_cells(board)
+    for digit in digits:
+        cells = by_digit[digit - 1]
+        for hit in _franken(cells, size)[finned]:
+            yield _franken_step(technique, digit, hit, cells)
+
+
+def franken_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
+    """Franken X-Wing: two base houses, two cover houses, a box among them."""
+    return _franken_steps(board, 2, False, "franken_x_wing", digits)
+
+
+def franken_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
+    """Franken Swordfish: three base houses, three cover houses, a box among them."""
+    return _franken_steps(board, 3, False, "franken_swordfish", digits)
+
+
+def finned_franken_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
+    """Finned Franken X-Wing."""
+    return _franken_steps(board, 2, True, "finned_franken_x_wing", digits)
+
+
+def finned_franken_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
+    """Finned Franken Swordfish."""
+    return _franken_steps(board, 3, True, "finned_franken_swordfish", digits)

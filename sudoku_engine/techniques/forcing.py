@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from ..board import Board, Step
 from ..grid import MASK_DIGITS, PEERS, POPCOUNT, UNITS, UNITS_OF, bit, box_of, cell_name, col_of, row_of, unit_name
+from . import nets
 
 _Intersection = tuple[int, int, tuple[int, ...], tuple[int, ...]]
 _Elimination = tuple[int, int, int]  # (cell, digit, length)
@@ -477,9 +478,10 @@ def _premise(source: _Source) -> str:
     return f"wherever {digit} goes in {unit_name(source.unit)} ({_or([cell_name(c) for c, _ in source.branches])})"
 
 
-def _step(technique: str, source: _Source, conclusion: tuple[int, int], placement: bool, length: int,
+def _step(board: Board, technique: str, source: _Source, conclusion: tuple[int, int], placement: bool, length: int,
           trials: _Trials) -> Step:
-    """The Step of one conclusion and the source that proves it."""
+    """The Step of one conclusion and the source that proves it; its length, which the rating reads, is the size of
+    its net as ``nets.forcing_size`` counts it (the longest line when that cannot be had)."""
     cell, digit = conclusion
     label = "Forcing chain" if technique == "forcing_chain" else "Forcing net"
     rules = "singles" if technique == "forcing_chain" else "singles, locked candidates and naked pairs"
@@ -492,10 +494,12 @@ def _step(technique: str, source: _Source, conclusion: tuple[int, int], placemen
     else:
         text = f"{label}: {_premise(source)}, {digit} leaves {cell_name(cell)}, so {cell_name(cell)} is not {digit}."
     cells = tuple(dict.fromkeys(c for c, _ in source.branches))
+    level = 0 if technique == "forcing_chain" else 1
+    size = nets.forcing_size(board, source.branches, None if source.kind == 0 else (cell, digit, placement), level)
     return Step(
         technique, placements=((cell, digit),) if placement else (), eliminations=() if placement else ((cell, digit),),
         cause=source.branches, units=(source.unit,) if source.unit >= 0 else (), cells=cells, text=text,
-        length=length,
+        length=length if size is None else size,
     )
 
 
@@ -506,7 +510,7 @@ def _forcing(board: Board, technique: str, net: bool) -> Iterator[Step]:
     sources = _sources(base)
     first = _first(base, trials, sources, net)
     if first is not None:
-        yield _step(technique, *first, trials)
+        yield _step(board, technique, *first, trials)
     best: dict[tuple[tuple[int, int], bool], tuple[int, int, int, _Source]] = {}
 
     def offer(conclusion: tuple[int, int], placement: bool, length: int, source: _Source) -> None:
@@ -529,7 +533,7 @@ def _forcing(board: Board, technique: str, net: bool) -> Iterator[Step]:
             offer((index % 81, index // 81 + 1), placement, length, source)
     ranked = sorted(best.items(), key=lambda item: (item[1][:3], not item[0][1], item[0][0]))
     for (conclusion, placement), (length, _, _, source) in ranked[0 if first is None else 1:]:
-        yield _step(technique, source, conclusion, placement, length, trials)
+        yield _step(board, technique, source, conclusion, placement, length, trials)
 
 
 def forcing_chain(board: Board) -> Iterator[Step]:

@@ -1,14 +1,20 @@
-"""Uniqueness: Unique Rectangles (types 1-4), Hidden Rectangle and BUG+1.
+"""Uniqueness: Unique Rectangles (types 1-6), Hidden Rectangle, Avoidable Rectangles (types 1, 2) and BUG+1.
 
 Every technique here assumes the puzzle has exactly one solution: it removes candidates (or places a digit)
 because the alternative would leave a deadly pattern, a set of cells whose two digits could be swapped to
 give a second solution. On a puzzle with several solutions these steps can remove true candidates.
 
 A rectangle is four unsolved cells in two rows, two columns and exactly two boxes that all still hold the
-two rectangle digits a and b. Types 1, 2 and 4 and the Hidden Rectangle follow HoDoKu's definitions
-(Type 2 takes the two extra-candidate corners on one side, as HoDoKu does; diagonal ones are its Type 5).
-Type 3 looks only for naked subsets with the pseudo-cell (up to a quad, so at most three further cells)
-and needs at least two extra digits (with one, Type 2 applies); HoDoKu also looks for hidden subsets.
+two rectangle digits a and b. Types 1, 2, 4, 5 and 6 and the Hidden Rectangle follow HoDoKu's definitions
+(Type 2 takes the two extra-candidate corners on one side, as HoDoKu does; two diagonal ones, or three, are
+its Type 5). Type 3 looks only for naked subsets with the pseudo-cell (up to a quad, so at most three further
+cells) and needs at least two extra digits (with one, Type 2 applies); HoDoKu also looks for hidden subsets.
+
+An Avoidable Rectangle has solved corners that are not givens: swapping their digits keeps every given, so
+the same deadly pattern must be avoided. It needs the board's givens; a board that does not know them
+(``Board.givens is None``) gets no Avoidable Rectangle. Type 1 (three solved corners) does not ask, as
+HoDoKu's search does, that the open corner hold only two candidates, and Type 2 takes its two solved corners on
+either side of the rectangle, where HoDoKu's search takes the side within one box: the argument uses neither.
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..board import Board, Step
-from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF, bit, cell_name, digits_of, unit_name
-from .common import digit_list, names
+from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF, bit, box_of, cell_name, digits_of, unit_name
+from .common import PEER_BITS, cells_of, digit_list, names
 
 Corners = tuple[int, int, int, int]
 
@@ -205,6 +211,59 @@ def unique_rectangle_4(board: Board) -> Iterator[Step]:
                 )
 
 
+def unique_rectangle_5(board: Board) -> Iterator[Step]:
+    """Two diagonal corners, or three, hold a, b and the same one extra c: c leaves cells seeing all of them."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        wide = [i for i in range(4) if board.cands[corners[i]] != ab]
+        if not (len(wide) == 3 or (len(wide) == 2 and wide[0] ^ wide[1] == 3)):
+            continue
+        extra = 0
+        for i in wide:
+            extra |= board.cands[corners[i]] & ~ab
+        if POPCOUNT[extra] != 1:
+            continue
+        c = digits_of(extra)[0]
+        roof = [corners[i] for i in wide]
+        seeing = PEER_BITS[roof[0]]
+        for cell in roof[1:]:
+            seeing &= PEER_BITS[cell]
+        removed = tuple((t, c) for t in cells_of(seeing) if board.cands[t] & extra)
+        if removed:
+            yield Step(
+                "unique_rectangle_5", eliminations=removed, cells=corners,
+                cause=(*_rect_cause(corners, a, b), *((cell, c) for cell in roof)), units=_rect_units(corners),
+                text=f"Unique Rectangle Type 5: {_where(corners)} all hold {a}/{b}, and {names(roof)} hold one more "
+                f"digit, {c}, and nothing else; unless one of them is {c}, {_deadly(a, b)}, so (assuming a unique "
+                f"solution) one of them is {c} and {c} leaves {names(t for t, _ in removed)}, which "
+                f"{'sees' if len(removed) == 1 else 'see'} all of them.",
+            )
+
+
+def unique_rectangle_6(board: Board) -> Iterator[Step]:
+    """Two diagonal corners hold only a and b; a lies only in the rectangle in its rows and columns: a leaves
+    the other two corners."""
+    for corners, a, b in _rectangles(board):
+        ab = bit(a) | bit(b)
+        exact = [i for i in range(4) if board.cands[corners[i]] == ab]
+        if len(exact) != 2 or exact[0] ^ exact[1] != 3:
+            continue
+        wide = tuple(corners[i] for i in range(4) if i not in exact)
+        lines = _rect_units(corners)
+        for x, y in ((a, b), (b, a)):
+            if any(cell not in corners for unit in lines for cell in board.places(unit, x)):
+                continue
+            yield Step(
+                "unique_rectangle_6", eliminations=((wide[0], x), (wide[1], x)), cells=corners,
+                cause=_rect_cause(corners, a, b), units=lines,
+                text=f"Unique Rectangle Type 6: {_where(corners)} all hold {a}/{b}, {cell_name(corners[exact[0]])} "
+                f"and {cell_name(corners[exact[1]])} nothing else, and {x} lies only in these four cells in both "
+                f"rows and both columns, so it fills two diagonal corners; if those were {names(wide)}, the "
+                f"other two would be {y} and {_deadly(a, b)}, so (assuming a unique solution) {x} leaves "
+                f"{names(wide)}.",
+            )
+
+
 def hidden_rectangle(board: Board) -> Iterator[Step]:
     """A bivalue corner (or two diagonal ones); a strongly linked in both lines of the opposite corner: b leaves it."""
     for corners, a, b in _rectangles(board):
@@ -228,6 +287,80 @@ def hidden_rectangle(board: Board) -> Iterator[Step]:
                     f"{cell_name(corners[anchor])} {y}, and {_deadly(a, b)}: (assuming a unique solution) "
                     f"{y} leaves {cell_name(far)}.",
                 )
+
+
+# Every rectangle of four cells in two rows, two columns and exactly two boxes: its corners (as above) and mask.
+_TWO_BOX_RECTANGLES: tuple[tuple[Corners, int], ...] = tuple(
+    ((r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2),
+     1 << r1 * 9 + c1 | 1 << r1 * 9 + c2 | 1 << r2 * 9 + c1 | 1 << r2 * 9 + c2)
+    for r1, r2 in combinations(range(9), 2)
+    for c1, c2 in combinations(range(9), 2)
+    if len({box_of(r1 * 9 + c1), box_of(r1 * 9 + c2), box_of(r2 * 9 + c1), box_of(r2 * 9 + c2)}) == 2
+)
+
+
+def _avoidable(board: Board, solved: int) -> Iterator[tuple[Corners, list[int]]]:
+    """Two-box rectangles with ``solved`` corners solved and not givens, the others open: corners, solved indices."""
+    if board.givens is None:
+        return
+    placed = 0
+    for cell, value in enumerate(board.values):
+        if value:
+            placed |= 1 << cell
+    free = placed & ~board.givens  # solved cells that are not givens
+    if free.bit_count() < solved:
+        return
+    for corners, mask in _TWO_BOX_RECTANGLES:
+        if (free & mask).bit_count() == solved and (placed & mask).bit_count() == solved:
+            yield corners, [i for i in range(4) if free >> corners[i] & 1]
+
+
+def avoidable_rectangle_1(board: Board) -> Iterator[Step]:
+    """Three corners solved (not givens), y on one diagonal and x on the other: x leaves the open fourth corner."""
+    for corners, solved in _avoidable(board, 3):
+        i = next(k for k in range(4) if k not in solved)
+        cell, diagonal = corners[i], corners[i ^ 3]
+        x, y = board.values[diagonal], board.values[corners[i ^ 1]]
+        if board.values[corners[i ^ 2]] != y or not board.has(cell, x):
+            continue
+        yield Step(
+            "avoidable_rectangle_1", eliminations=((cell, x),), cells=corners,
+            cause=tuple((c, board.values[c]) for c in corners if c != cell), units=_rect_units(corners),
+            text=f"Avoidable Rectangle Type 1: {_where(corners)}: {cell_name(diagonal)} was solved as {x} and "
+            f"{cell_name(corners[i ^ 1])} and {cell_name(corners[i ^ 2])} as {y}, none of them a given; if "
+            f"{cell_name(cell)} were {x}, {_deadly(x, y)}, so (assuming a unique solution) {x} leaves "
+            f"{cell_name(cell)}.",
+        )
+
+
+def avoidable_rectangle_2(board: Board) -> Iterator[Step]:
+    """Two corners of a side solved (not givens) as a and b; the open corners across hold b, c and a, c: c leaves
+    cells seeing both."""
+    for corners, solved in _avoidable(board, 2):
+        i, j = solved
+        if i ^ j == 3:
+            continue  # a diagonal, not a side
+        across = 3 ^ i ^ j  # from a solved corner to the open one in its column (or row)
+        a, b = board.values[corners[i]], board.values[corners[j]]
+        first, second = corners[i ^ across], corners[j ^ across]  # to hold b and a in the deadly pattern
+        held, other = board.cands[first], board.cands[second]
+        extra = held & ~bit(b)
+        if POPCOUNT[held] != 2 or POPCOUNT[other] != 2 or not held & bit(b) or other != extra | bit(a):
+            continue
+        c = digits_of(extra)[0]
+        removed = tuple((t, c) for t in cells_of(PEER_BITS[first] & PEER_BITS[second]) if board.cands[t] & extra)
+        if not removed:
+            continue
+        yield Step(
+            "avoidable_rectangle_2", eliminations=removed, cells=corners,
+            cause=((corners[i], a), (corners[j], b), (first, b), (first, c), (second, a), (second, c)),
+            units=tuple(dict.fromkeys((*_rect_units(corners), *_shared_units(first, second)))),
+            text=f"Avoidable Rectangle Type 2: {_where(corners)}: {cell_name(corners[i])} was solved as {a} and "
+            f"{cell_name(corners[j])} as {b}, neither a given, and {cell_name(first)} holds only {b}/{c}, "
+            f"{cell_name(second)} only {a}/{c}; unless one of them is {c}, {_deadly(a, b)}, so (assuming "
+            f"a unique solution) one of them is {c} and {c} leaves {names(t for t, _ in removed)}, which "
+            f"{'sees' if len(removed) == 1 else 'see'} both.",
+        )
 
 
 def _bug_digit(board: Board, cell: int) -> int | None:

@@ -1,9 +1,16 @@
-"""Wings: XY-Wing, XYZ-Wing, W-Wing and Remote Pair (short patterns of bivalue and trivalue cells).
+"""Wings: XY-Wing, XYZ-Wing, WXYZ-Wing, VWXYZ-Wing, W-Wing and Remote Pair (short patterns of bivalue and
+trivalue cells).
 
 Each pattern shows that a digit (or a pair of digits) must sit in at least one of two cells, so the
 digit leaves every cell that sees both. Definitions follow HoDoKu's; Remote Pair also finds chains whose
 cells branch (a network of same-pair cells coloured in two parities), reporting for each elimination the
-shortest chain of at least four cells that proves it.
+shortest chain of at least four cells that proves it. WXYZ- and VWXYZ-Wing, which HoDoKu does not have, follow
+Sukaku Explainer: three (four) cells of one house holding four (five) digits between them, an almost locked set,
+and a bivalue cell outside them, linked by one digit (or both: the doubly linked wing). Sukaku Explainer rates
+them by the size of the largest set cell, three candidates highest: WXYZ-Wing 5.6 when that cell holds three
+candidates and 5.5 when it holds two or four; VWXYZ-Wing 6.4 for three, 6.3 for two or four and 6.2 for five.
+The catalogue has one entry per rating (``wxyz_wing``, ``wxyz_wing_trivalue``, ``vwxyz_wing_pentavalue``,
+``vwxyz_wing``, ``vwxyz_wing_trivalue``), so every step carries its own rating.
 """
 
 from __future__ import annotations
@@ -106,6 +113,130 @@ def xyz_wing(board: Board) -> Iterator[Step]:
                 f"{_mask_text(board, b)}; whichever digit the pivot takes, one of the three cells is {z}, "
                 f"so {z} leaves {_which_see(removed, 'all three')}.",
             )
+
+
+def _wing_sets(board: Board, size: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
+    """``size`` cells of one house, 2 to size + 1 candidates each, holding size + 1 digits between them (an almost
+    locked set): (house, cells, digits).
+
+    Cells that all see each other always share a house; a set lying in a row (or column) and a box is given once,
+    with its row or column.
+    """
+    seen: set[tuple[int, ...]] = set()
+    for unit, cells in enumerate(UNITS):
+        open_cells = [c for c in cells if not board.values[c] and 2 <= POPCOUNT[board.cands[c]] <= size + 1]
+        for group in combinations(open_cells, size):
+            union = 0
+            for c in group:
+                union |= board.cands[c]
+            if POPCOUNT[union] == size + 1 and group not in seen:
+                seen.add(group)
+                yield unit, group, union
+
+
+def _holding(board: Board, cells: tuple[int, ...], digit: int) -> tuple[int, ...]:
+    """The cells that hold the digit as a candidate."""
+    return tuple(c for c in cells if board.cands[c] & bit(digit))
+
+
+def _wing_removals(
+    board: Board, group: tuple[int, ...], digits: int, yz: int, linked: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
+    """What a (V)WXYZ-Wing removes, given the digits that link its bivalue cell ``yz`` to the set cells.
+
+    Singly linked (by x): the bivalue cell is z, or it is x and the set, losing x, is locked with z among its
+    digits; z leaves the cells that see the bivalue cell and every z of the set. Doubly linked: whichever digit the
+    bivalue cell takes, the set loses it and locks the others, so each digit the bivalue cell lacks leaves the
+    cells that see all its places in the set, and each of its own two digits the cells that also see the bivalue
+    cell.
+    """
+    pattern = (*group, yz)
+    removed: list[tuple[int, int]] = []
+    own = digits_of(board.cands[yz])
+    if len(linked) == 2:
+        for w in digits_of(digits & ~board.cands[yz]):
+            removed += _removals(board, _common_peers(_holding(board, group, w)), bit(w))
+    for z in own if len(linked) == 2 else [d for d in own if d not in linked]:
+        targets = [c for c in _common_peers((*_holding(board, group, z), yz)) if c not in pattern]
+        removed += _removals(board, targets, bit(z))
+    return tuple(sorted(e for e in removed if e[0] not in pattern))
+
+
+_COUNT_WORDS = {3: "three", 4: "four", 5: "five"}
+
+
+def _wing_text(
+    board: Board, name: str, unit: int, group: tuple[int, ...], digits: int, yz: int, linked: tuple[int, ...],
+    removed: tuple[tuple[int, int], ...],
+) -> str:
+    """The sentence of a WXYZ- or VWXYZ-Wing step."""
+    n, digit_count = _COUNT_WORDS[len(group)], _COUNT_WORDS[len(group) + 1]
+    cells = ", ".join(_mask_text(board, c) for c in group[:-1]) + f" and {_mask_text(board, group[-1])}"
+    start = (f"{name}: {cells} hold only {digit_list(digits_of(digits))} between them in {unit_name(unit)}, "
+             f"and {_mask_text(board, yz)}")
+    if len(linked) == 1:
+        x = linked[0]
+        z = next(d for d in digits_of(board.cands[yz]) if d != x)
+        return (f"{start} sees each of them that holds {x}: if {cell_name(yz)} is {x} the {n} cells are left "
+                f"{n} digits, {z} among them, else it is {z}, so {z} leaves "
+                f"{_which_see(removed, f'{cell_name(yz)} and every {z} of the {n}')}.")
+    x, z = linked
+    return (f"{start} sees each of them that holds {x} or {z}: whichever of the two {cell_name(yz)} takes, the "
+            f"{n} cells hold the other {n} digits, so each of the {digit_count} digits lies in these "
+            f"{digit_count} cells and leaves {_which_see(removed, 'all its places there')}.")
+
+
+def _wing_steps(board: Board, technique_id: str, size: int, largest: tuple[int, ...]) -> Iterator[Step]:
+    """The wings of an almost locked set of ``size`` cells and a bivalue cell, whose largest set cell holds one of
+    the ``largest`` numbers of candidates (Sukaku Explainer's rating depends on it)."""
+    name = "WXYZ-Wing" if size == 3 else "VWXYZ-Wing"
+    bivalue = _cells_with_size(board, 2)
+    for unit, group, digits in _wing_sets(board, size):
+        if max(POPCOUNT[board.cands[c]] for c in group) not in largest:
+            continue
+        for yz in bivalue:
+            if yz in group or board.cands[yz] & ~digits:
+                continue
+            # A digit links the bivalue cell to the set when every set cell holding it sees the bivalue cell.
+            linked = tuple(d for d in digits_of(board.cands[yz])
+                           if all(_sees(yz, c) for c in _holding(board, group, d)))
+            if not linked:
+                continue
+            removed = _wing_removals(board, group, digits, yz, linked)
+            if not removed:
+                continue
+            pattern = (*group, yz)
+            yield Step(
+                technique_id, eliminations=removed, cells=pattern,
+                cause=tuple((c, d) for c in pattern for d in digits_of(board.cands[c])),
+                units=tuple(dict.fromkeys([unit, *(_shared_unit(yz, c) for c in group if _sees(yz, c))])),
+                text=_wing_text(board, name, unit, group, digits, yz, linked, removed),
+            )
+
+
+def wxyz_wing(board: Board) -> Iterator[Step]:
+    """WXYZ-Wing (SE 5.5): the largest cell of the three holds two or four candidates."""
+    return _wing_steps(board, "wxyz_wing", 3, largest=(2, 4))
+
+
+def wxyz_wing_trivalue(board: Board) -> Iterator[Step]:
+    """WXYZ-Wing (SE 5.6): the largest cell of the three holds three candidates."""
+    return _wing_steps(board, "wxyz_wing_trivalue", 3, largest=(3,))
+
+
+def vwxyz_wing_pentavalue(board: Board) -> Iterator[Step]:
+    """VWXYZ-Wing (SE 6.2): one cell of the four holds all five digits."""
+    return _wing_steps(board, "vwxyz_wing_pentavalue", 4, largest=(5,))
+
+
+def vwxyz_wing(board: Board) -> Iterator[Step]:
+    """VWXYZ-Wing (SE 6.3): the largest cell of the four holds two or four candidates."""
+    return _wing_steps(board, "vwxyz_wing", 4, largest=(2, 4))
+
+
+def vwxyz_wing_trivalue(board: Board) -> Iterator[Step]:
+    """VWXYZ-Wing (SE 6.4): the largest cell of the four holds three candidates."""
+    return _wing_steps(board, "vwxyz_wing_trivalue", 4, largest=(3,))
 
 
 def _conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:

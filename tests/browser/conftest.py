@@ -44,10 +44,13 @@ RAISED_LIMITS = {name: "1000 per minute" for name in ("LIMIT_NEW", "LIMIT_PUZZLE
 
 
 @contextmanager
-def serving(instance: Path, htmx_source: str) -> Iterator[tuple[Flask, str]]:
-    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield it and its URL."""
+def serving(instance: Path, htmx_source: str, **config: Any) -> Iterator[tuple[Flask, str]]:
+    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield it and its URL.
+
+    ``config`` overrides the test app's settings (for example a rate limit low enough to reach).
+    """
     # Every browser test opens its games from 127.0.0.1: the rate limits (tests/web/test_limits.py) are raised.
-    app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source, **RAISED_LIMITS)
+    app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source, **{**RAISED_LIMITS, **config})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name=f"live-server-{htmx_source}", daemon=True)
     thread.start()
@@ -77,4 +80,11 @@ def base_url(live_app: tuple[Flask, str]) -> str:
 def cdn_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live server whose pages load htmx from the CDN with SRI, falling back to the vendored copy."""
     with serving(tmp_path_factory.mktemp("cdn") / "instance", "cdn") as (_app, url):
+        yield url
+
+
+@pytest.fixture(scope="session")
+def one_new_per_minute(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live server that allows one New puzzle a minute per address (a 429 is in reach); its URL."""
+    with serving(tmp_path_factory.mktemp("limited") / "instance", "vendor", LIMIT_NEW="1 per minute") as (_, url):
         yield url

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
+from sqlalchemy import false, update
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import Generated, generate
@@ -16,7 +17,7 @@ from sudoku_engine.rating import rate
 from sudoku_engine.slider import describe, target_for_slider
 from sudoku_engine.solver import count_solutions, solve
 from webapp import assets, db, pool
-from webapp.models import Game
+from webapp.models import BankPuzzle, Game
 
 VENDORED_HTMX = Path(__file__).resolve().parents[2] / "static" / assets.HTMX_VENDOR_PATH
 
@@ -88,6 +89,117 @@ def test_new_puzzle_then_solve_with_keyboard(page: Page) -> None:
     assert board_text(page) == str(solution)
     page.reload()
     expect(page.locator("#completion")).to_contain_text("Solved in")
+
+
+TOP = 100.0  # the top of the slider: nothing there can be generated, so generation takes its whole budget
+SLOW_BUDGET_S = 3.0  # the generation budget of the slow New puzzle test (the production default)
+
+
+@pytest.fixture
+def slow_top(live_app: tuple[Flask, str], monkeypatch: pytest.MonkeyPatch) -> Flask:
+    """The live app with no unused bank puzzle near the top of the slider and a full generation budget, so that
+    New puzzle there generates for the whole budget."""
+    app = live_app[0]
+    target = target_for_slider(TOP)
+    with db.sessions_of(app)() as session:
+        near = BankPuzzle.d.between(target - pool.DEFAULT_TOLERANCE, target + pool.DEFAULT_TOLERANCE)
+        session.execute(update(BankPuzzle).where(near, BankPuzzle.used == false()).values(used=True))
+        session.commit()
+    monkeypatch.setitem(app.config, "POOL_GENERATE_BUDGET_S", SLOW_BUDGET_S)
+    return app
+
+
+def status_box(page: Page) -> tuple[float, float, float, float]:
+    """Where New puzzle's button and status line are: the button's top and height, the line's top and height."""
+    button = page.locator("#new-puzzle").bounding_box()
+    line = page.locator(".new-puzzle-status").bounding_box()
+    assert button is not None and line is not None
+    return button["y"], button["height"], line["y"], line["height"]
+
+
+def test_new_puzzle_shows_progress_until_the_game_loads(page: Page, slow_top: Flask) -> None:
+    page.goto("/")
+    button, finding = page.locator("#new-puzzle"), page.get_by_text("Finding a puzzle…")
+    generating = page.get_by_text("Generating a puzzle of this difficulty…")
+    page.locator("#difficulty").fill(f"{TOP:g}")
+    expect(page.locator("#slider-info")).to_have_attribute("data-slider", str(TOP))
+    expect(finding).to_be_hidden()
+    expect(generating).to_be_hidden()
+    before = status_box(page)
+    button.click()
+    expect(button).to_be_disabled()
+    expect(finding).to_be_visible()
+    assert status_box(page) == before, "the progress line must not move the layout"
+    expect(generating).to_be_visible()  # the generation takes its whole budget: longer than a moment
+    expect(finding).to_be_hidden()
+    assert status_box(page) == before
+    expect(page.locator("#new-puzzle-error")).to_have_text("")
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"), timeout=60_000)
+    game = served_game(slow_top, page.url)
+    assert game.slider == TOP and game.target_d == target_for_slider(TOP)
+    assert board_text(page).count(".") == game.puzzle.count(".")
+
+
+def test_new_puzzle_works_without_javascript(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False, base_url=base_url)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#new-puzzle").click()
+        page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+        assert page.locator("[data-cell]").count() == 81
+    finally:
+        context.close()
+
+
+def test_new_puzzle_refused_leaves_the_page_usable(page: Page, one_new_per_minute: str) -> None:
+    page.goto(f"{one_new_per_minute}/")
+    page.locator("#new-puzzle").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    page.goto(f"{one_new_per_minute}/")
+    button = page.locator("#new-puzzle")
+    with page.expect_response(re.compile(r"/new$")) as answer:
+        button.click()
+    assert answer.value.status == 429
+    expect(page.locator("#new-puzzle-error")).to_contain_text("Too many new puzzles: at most 1 per minute")
+    expect(button).to_be_enabled()
+    expect(page.get_by_text("Finding a puzzle…")).to_be_hidden()
+    expect(page.get_by_text("Generating a puzzle of this difficulty…")).to_be_hidden()
+    assert page.url == f"{one_new_per_minute}/"
+    page.locator("#difficulty").fill("60")  # the slider still answers
+    expect(page.locator("#slider-info")).to_have_attribute("data-slider", "60.0")
+
+
+def test_new_puzzle_says_so_when_the_server_cannot_be_reached(page: Page) -> None:
+    page.route(re.compile(r"/new$"), lambda route: route.abort())
+    page.goto("/")
+    button = page.locator("#new-puzzle")
+    button.click()
+    expect(page.locator("#new-puzzle-error")).to_have_text(
+        "The server could not be reached. Check the connection and try again."
+    )
+    expect(button).to_be_enabled()
+    expect(page.get_by_text("Finding a puzzle…")).to_be_hidden()
+    page.unroute(re.compile(r"/new$"))
+    button.click()  # works again once the server answers
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    assert page.locator("[data-cell]").count() == 81
+
+
+def test_a_page_restored_while_waiting_loads_afresh(page: Page) -> None:
+    held: list[Route] = []
+    page.route(re.compile(r"/new$"), lambda route: held.append(route))  # the request stays unanswered
+    page.goto("/")
+    page.evaluate("window.leftWaiting = true")
+    button = page.locator("#new-puzzle")
+    button.click()
+    expect(button).to_be_disabled()
+    # What a browser does on Back to a page kept in its back-forward cache (Chromium under test keeps none).
+    with page.expect_navigation():
+        page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+    expect(button).to_be_enabled()
+    expect(page.get_by_text("Finding a puzzle…")).to_be_hidden()
+    assert page.evaluate("window.leftWaiting === undefined") and len(held) == 1
 
 
 def test_slider_shows_its_target_and_serves_a_matching_puzzle(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
 
 from corpus_data import corpus_file, read_puzzles
@@ -98,3 +99,23 @@ def changed(grid: str, **tokens: str) -> Board:
     for name, token in tokens.items():
         marks[parse_cell(name)] = token
     return Board.from_pencilmarks(" ".join(marks))
+
+
+_PLACED = re.compile(r"(\+?)([1-9.])")  # a cell of a HoDoKu givens string: '+' marks a digit that is no given
+
+
+def hodoku_board(line: str) -> Board:
+    """The board of a HoDoKu library line ``:code:digits:givens:deleted:...``: givens, '+' before a digit placed
+    by the solver (not a given), then the listed candidates (digit, row, column) removed."""
+    fields = line.split(":")
+    givens_text, deleted = fields[3], fields[4]
+    values, givens = [], []
+    for placed, digit in _PLACED.findall(givens_text):
+        value = 0 if digit == "." else int(digit)
+        values.append(value)
+        givens.append(0 if placed else value)
+    board = Board.from_values(values, givens)
+    for token in deleted.split():
+        digit, row, col = (int(ch) for ch in token)
+        board.eliminate((row - 1) * 9 + col - 1, digit)
+    return board

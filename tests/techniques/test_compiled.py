@@ -1,6 +1,7 @@
 """The compiled finders (numba) against the Python finders, which are the reference: at every point of the trace
-where no single is left, over corpus puzzles from easy to the hardest, each compiled technique removes exactly the
-candidates the Python finder's first application removes (or both find nothing); the traces that take their
+where no single is left, over corpus puzzles from easy to the hardest (and on the published examples of the rare
+uniqueness techniques), each compiled technique removes exactly the candidates the Python finder's first
+application removes (or both find nothing); the traces that take their
 steps on the kernel (the generator's, singles at once; the rating's, step by step) take the logic solver's steps
 and end where it ends, in the catalogue's order and in the order the single-digit patterns take once rated
 4.0 to 4.3; and ratings are the same on both backends.
@@ -12,7 +13,17 @@ import csv
 
 import pytest
 from corpus_data import corpus_file, read_puzzles
-from test_uniqueness import BUG_POSITION
+from technique_support import changed, hodoku_board
+from test_uniqueness import (
+    AR2_LINE,
+    AR101,
+    BUG_POSITION,
+    U5_DIAGONAL,
+    U5_THREE,
+    U5_THREE_MARKS,
+    U601,
+    U602,
+)
 
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board
@@ -31,6 +42,17 @@ SAMPLES = {
 }
 OTHERS = [t for t in CATALOGUE if t.id not in logic.SINGLES]
 SINGLE_DIGIT = ("skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle")
+# Rare: not in every sample (Unique Rectangle Type 6 and Avoidable Rectangle Type 1 in the first two), or in none
+# (BUG+1, Unique Rectangle Type 5, Avoidable Rectangle Type 2): those have positions of their own below.
+RARE = ("bug_plus_1", "unique_rectangle_5", "unique_rectangle_6", "avoidable_rectangle_1", "avoidable_rectangle_2")
+# Puzzles whose traces reach a Unique Rectangle Type 5 (three from Sudoku Exchange, SE 4.4, 4.7 and 5.2, one 17-clue
+# puzzle): the ones a search of the corpora's traces over the techniques up to BUG+1 found.
+UR5_PUZZLES = (
+    "..35627....6...4..8.......3...239...7.......5..2.5.1..2.......1...316....39...65.",
+    "9.7.6.5.1...........3...2...4.....8.1..7.6..2...9.1....7.....2.2..1.5..9..52.47..",
+    "83...9..6..2.4...8..5...27.4..8.3....8..2..4....9.4..3.23...4..5...3.8..9..5...37",
+    "........1.......2...3.45........35.6..4.......2.7........6.......5......8..12...7",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +77,7 @@ def _stuck_points(puzzle: str) -> list[Board]:
     while True:
         closed = solver.close_singles(board.values, board.cands)
         assert closed is not None
-        board = Board(*closed)
+        board = Board(*closed, board.givens)  # the trace's board knows its givens (Avoidable Rectangles)
         if board.is_solved:
             return points
         points.append(board.copy())
@@ -77,28 +99,88 @@ def _removed(board: Board, technique_id: str) -> list[tuple[int, int]]:
     return sorted(removed)
 
 
-@pytest.mark.corpus
-@pytest.mark.parametrize("name", SAMPLES)
-def test_compiled_finders_remove_what_the_python_finders_first_step_removes(name):
+def _compared(puzzles: list[str]) -> tuple[list[str], dict[str, int]]:
+    """Every compiled technique against its Python finder at the stuck points of the puzzles' traces: the
+    mismatches, and at how many points each technique applied."""
     mismatches = []
     fired = dict.fromkeys(compiled.COMPILED, 0)
-    for puzzle in _sample(name):
+    for puzzle in puzzles:
         for board in _stuck_points(puzzle):
             for technique_id in compiled.COMPILED:
                 expected = _removed(board, technique_id)
                 fired[technique_id] += bool(expected)
                 if compiled.first_eliminations(board, BY_ID[technique_id]) != expected:
                     mismatches.append(f"{technique_id} on {puzzle}:\n{board.pencilmarks()}")
+    return mismatches, fired
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", SAMPLES)
+def test_compiled_finders_remove_what_the_python_finders_first_step_removes(name):
+    mismatches, fired = _compared(_sample(name))
     assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[0]}"
     assert all(fired[t] for t in SINGLE_DIGIT), f"some never applied: {fired}"
-    if name == "tdoku_17clue_even.txt":  # BUG+1 is rare: its own test below
-        assert all(fired[t] for t in compiled.COMPILED if t != "bug_plus_1"), f"some never applied: {fired}"
+    if name == "tdoku_17clue_even.txt":
+        assert all(fired[t] for t in compiled.COMPILED if t not in RARE), f"some never applied: {fired}"
+    else:
+        assert fired["unique_rectangle_6"] and fired["avoidable_rectangle_1"], f"some never applied: {fired}"
+
+
+def test_compiled_finders_on_traces_reaching_a_unique_rectangle_5():
+    mismatches, fired = _compared(list(UR5_PUZZLES))
+    assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[0]}"
+    assert fired["unique_rectangle_5"] >= len(UR5_PUZZLES), fired
 
 
 def test_compiled_bug_plus_1_on_its_position():
     board = Board.from_pencilmarks(BUG_POSITION)
     expected = _removed(board, "bug_plus_1")
     assert expected and compiled.first_eliminations(board, BY_ID["bug_plus_1"]) == expected
+
+
+# The published examples of test_uniqueness (HoDoKu's), where the Python finders' steps are checked by hand.
+PUBLISHED = {
+    "unique_rectangle_5 three corners": ("unique_rectangle_5", lambda: hodoku_board(U5_THREE)),
+    "unique_rectangle_5 diagonal": ("unique_rectangle_5", lambda: Board.from_pencilmarks(U5_DIAGONAL)),
+    "unique_rectangle_6 u601": ("unique_rectangle_6", lambda: Board.from_pencilmarks(U601)),
+    "unique_rectangle_6 u602": ("unique_rectangle_6", lambda: Board.from_pencilmarks(U602)),
+    "avoidable_rectangle_1 ar101": ("avoidable_rectangle_1", lambda: hodoku_board(AR101)),
+    "avoidable_rectangle_2": ("avoidable_rectangle_2", lambda: hodoku_board(AR2_LINE)),
+}
+
+
+@pytest.mark.parametrize("example", PUBLISHED)
+def test_compiled_uniqueness_on_published_examples(example):
+    technique_id, board_of = PUBLISHED[example]
+    board = board_of()
+    assert logic.options(board)[1] == 0  # the kernel places singles first
+    expected = _removed(board, technique_id)
+    assert expected and compiled.first_eliminations(board, BY_ID[technique_id]) == expected
+
+
+def test_compiled_unique_rectangles_need_their_patterns():
+    """test_uniqueness's near misses without singles, where the Python finders find nothing: no corner holding only
+    the two digits (Type 5), a corner without one of the digits (Type 6)."""
+    for technique_id, board in (
+        ("unique_rectangle_5", changed(U5_THREE_MARKS, r7c9="246")),
+        ("unique_rectangle_6", changed(U601, r4c3="35")),
+    ):
+        assert logic.options(board)[1] == 0  # the kernel places singles first
+        assert _removed(board, technique_id) == []
+        assert compiled.first_eliminations(board, BY_ID[technique_id]) == []
+
+
+@pytest.mark.parametrize("technique_id", ["avoidable_rectangle_1", "avoidable_rectangle_2"])
+def test_compiled_avoidable_rectangles_need_solved_cells_that_are_not_givens(technique_id):
+    """The published position with every digit a given, and without known givens (as a pencil-mark grid): no
+    Avoidable Rectangle, as the Python finders."""
+    board = hodoku_board(AR101 if technique_id == "avoidable_rectangle_1" else AR2_LINE)
+    as_givens = Board(board.values, board.cands, Board.from_values(board.values).givens)
+    unknown = Board.from_pencilmarks(board.pencilmarks())
+    assert unknown.givens is None and (unknown.values, unknown.cands) == (board.values, board.cands)
+    for other in (as_givens, unknown):
+        assert _removed(other, technique_id) == []
+        assert compiled.first_eliminations(other, BY_ID[technique_id]) == []
 
 
 @pytest.mark.corpus
@@ -124,7 +206,8 @@ def test_rating_trace_on_the_kernel_is_the_logic_solvers_trace():
     for puzzle in puzzles:
         grid = Grid.parse(puzzle)
         expected = logic.solve(grid)
-        taken, final = logic.technique_trace(grid)
+        traced = logic.technique_trace(grid)
+        taken, final = traced.steps, traced.final
         assert [tech.id for tech, _ in taken] == [step.technique for step in expected.steps], puzzle
         assert expected.final is not None and (final.values, final.cands) == (
             expected.final.values, expected.final.cands), puzzle
@@ -171,12 +254,12 @@ def _rated(name: str, low: float, high: float) -> list[str]:
 
 @pytest.mark.corpus
 def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps():
-    """The techniques up to BUG+1, the single-digit patterns among them (hidden triple, Skyscraper, 2-String Kite,
-    Turbot Fish, XY-Wing, Empty Rectangle, XYZ-Wing, ...): the kernel's step-by-step trace over them takes the steps
-    of ``logic.solve`` allowed the same techniques, singles included, and ends on its board, solved or stuck; the
-    trace with the singles at once takes its other steps (Sudoku Exchange, SE 4.0-5.6)."""
-    order = CATALOGUE
-    head = order[: [t.id for t in order].index("bug_plus_1") + 1]
+    """The catalogue up to BUG+1 but WXYZ-Wing (5.5, on a Python finder), all of it compiled, the single-digit
+    patterns and the uniqueness techniques among them (hidden triple, Skyscraper, 2-String Kite, Turbot Fish,
+    XY-Wing, Empty Rectangle, XYZ-Wing, ...): the kernel's step-by-step trace over them takes the steps of
+    ``logic.solve`` allowed the same techniques, singles included, and ends on its board, solved or stuck; the trace
+    with the singles at once takes its other steps (Sudoku Exchange, SE 4.0-5.6)."""
+    head = [t for t in CATALOGUE[: [t.id for t in CATALOGUE].index("bug_plus_1") + 1] if t.id != "wxyz_wing"]
     others = [t for t in head if t.id not in logic.SINGLES]
     ids = [t.id for t in others]
     triple = ids.index("hidden_triple")
@@ -191,7 +274,7 @@ def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps
         assert expected.final is not None
         end = (expected.final.values, expected.final.cands)
         board = Board.from_grid(puzzle)
-        status, taken = compiled.trace(board, others)
+        status, taken, _ = compiled.trace(board, others)
         assert [t.id for t in taken] == [step.technique for step in expected.steps], puzzle
         assert (board.values, board.cands) == end, puzzle
         assert status == (compiled.SOLVED if expected.solved else compiled.STUCK), puzzle
@@ -205,5 +288,6 @@ def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps
         assert (board.values, board.cands) == end, puzzle
         taken_ids.update(t.id for t in taken)
         solved += expected.solved
-    assert set(SINGLE_DIGIT) <= taken_ids, taken_ids
+    # An Avoidable Rectangle on cells the kernel filled (not givens), in both traces.
+    assert {*SINGLE_DIGIT, "unique_rectangle_6", "avoidable_rectangle_1"} <= taken_ids, taken_ids
     assert solved, "no sampled puzzle is solved by these techniques"

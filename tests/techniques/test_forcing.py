@@ -15,7 +15,7 @@ from technique_support import BASIC, assert_steps_valid, find_all, solution_of, 
 from sudoku_engine import logic
 from sudoku_engine.board import Board
 from sudoku_engine.grid import UNITS, bit, digits_of, parse_cell
-from sudoku_engine.techniques import forcing, technique
+from sudoku_engine.techniques import forcing, nets, technique
 
 FORCING_IDS = ("forcing_chain", "forcing_net")
 
@@ -94,35 +94,41 @@ def cand(name: str, digit: int) -> tuple[int, int]:
 
 def test_forcing_chain_contradiction() -> None:
     """r4c8=5 leaves 5 in box 5 only at r5c4 and in column 9 only at r8c9; those clear 5 from r5c1 and r8c1,
-    column 1's last two places, after two implications."""
+    column 1's last two places, after two implications. Its length, the size of the net of the same premise (the
+    rating's measure): r4c8=5 clears 5 from r6c8 and r9c8 (column 8), so 5 is row 6's only at r6c2 and row 9's only
+    at r9c2, twice in column 2: 5 facts (the assumption, two removals, two placements)."""
     board = Board.from_pencilmarks(CONTRADICTION_GRID)
     steps = find_all("forcing_chain", board)
     assert_steps_valid(steps, solution_of(board))
     step = next(s for s in steps if s.eliminations == (cand("r4c8", 5),))
-    assert step.length == 2
+    assert step.length == 5
     assert step.text == ("Forcing chain (contradiction): if r4c8 were 5, singles would lead to no place left for 5 "
                          "in column 1, so r4c8 is not 5.")
 
 
 def test_forcing_chain_cell() -> None:
-    """r3c3=5 makes r8c2 box 7's only 5; r3c3=7 makes r8c2 box 7's only 7: either way r8c2 is 5 or 7."""
+    """r3c3=5 makes r8c2 box 7's only 5; r3c3=7 makes r8c2 box 7's only 7: either way r8c2 is 5 or 7. Net size 9:
+    the 5 branch takes 5 from r7c3 and r8c3 (column 3), places r8c2=5 and removes its 1 or 9 (5 facts); the 7
+    branch takes 7 from r8c3, places r8c2=7 and removes the digit (4 facts)."""
     board = Board.from_pencilmarks(CELL_GRID)
     steps = find_all("forcing_chain", board)
     assert_steps_valid(steps, solution_of(board))
     for digit in (1, 9):
         step = next(s for s in steps if s.eliminations == (cand("r8c2", digit),))
-        assert step.length == 2
+        assert step.length == 9
         assert step.text == (f"Forcing chain: whether r3c3 is 5 or 7, {digit} leaves r8c2, so r8c2 is not {digit}.")
         assert step.cause == (cand("r3c3", 5), cand("r3c3", 7))
 
 
 def test_forcing_chain_unit() -> None:
-    """8 in row 9 is at r9c1 (then r1c3 is column 3's only 8) or r9c9 (then r1c3 is row 1's only 8)."""
+    """8 in row 9 is at r9c1 (then r1c3 is column 3's only 8) or r9c9 (then r1c3 is row 1's only 8). Net size 6:
+    r9c1=8 clears 8 from r2c1 (column 1), leaving r1c3 box 1's only 8; r9c9=8 clears it from r1c9 (column 9),
+    leaving r1c3 row 1's only 8: 3 facts each."""
     board = Board.from_pencilmarks(UNIT_GRID)
     steps = find_all("forcing_chain", board)
     assert_steps_valid(steps, solution_of(board))
     step = next(s for s in steps if s.placements == (cand("r1c3", 8),))
-    assert step.length == 2
+    assert step.length == 6
     assert step.text == ("Forcing chain: wherever 8 goes in row 9 (r9c1 or r9c9), r1c3 becomes 8, so r1c3 is 8.")
     assert step.units == (8,)
 
@@ -134,12 +140,17 @@ def test_forcing_chain_near_miss() -> None:
 
 def test_forcing_net_contradiction() -> None:
     """r1c3=3: claiming 1 and 4 (row 1 into box 3), naked pairs 25 (row 1, box 2) and 16 (row 3) make r3c1 2;
-    then 2 is hidden in row 2, column 3 and column 8, which clears column 4's last places for 2."""
+    then 2 is hidden in row 2, column 3 and column 8, which clears column 4's last places for 2. Net size 18, the
+    facts it rests on: r1c3=3 (1); it takes 3 from r1c6 and from r3c1, r3c2 (box 1) and its own 2 (4); r1c5 and
+    r1c6 are then the naked pair 25 of row 1 and box 2, which takes 2 and 5 from r3c5 and 2 from r1c8, r2c4 and
+    r3c4 (5); r3c2 16 and r3c5 16 are a naked pair of row 3, which takes 6 from r3c1 (1), so r3c1=2 (1); that takes
+    2 from r3c8 and r2c3 (2), so 2 is column 8's only at r7c8 and column 3's only at r6c3 (2), which take it from
+    r7c4 and r6c4 (2): column 4 has no place for 2."""
     board = Board.from_pencilmarks(NET_GRID)
     steps = find_all("forcing_net", board)
     assert_steps_valid(steps, solution_of(board))
     step = next(s for s in steps if s.eliminations == (cand("r1c3", 3),))
-    assert step.length == 5
+    assert step.length == 18
     assert "(contradiction): if r1c3 were 3" in step.text and "no place left for 2 in column 4" in step.text
 
 
@@ -150,15 +161,18 @@ def test_forcing_net_near_miss() -> None:
         assert find_all(technique_id, board) == [], technique_id
 
 
-def test_steps_shortest_first_and_board_untouched() -> None:
-    """Steps come shortest first, each with one conclusion, and the board is left as it was."""
+def test_steps_have_one_conclusion_each_and_leave_the_board_untouched() -> None:
+    """Each step has one conclusion and its length is the size of its net; the board is left as it was."""
     for grid in (CONTRADICTION_GRID, CELL_GRID, UNIT_GRID, NET_GRID):
         board = Board.from_pencilmarks(grid)
         before = (list(board.values), list(board.cands))
-        for technique_id in FORCING_IDS:
-            steps = find_all(technique_id, board)
-            assert [s.length for s in steps] == sorted(s.length for s in steps)
-            assert all(len(s.placements) + len(s.eliminations) == 1 for s in steps)
+        for level, technique_id in enumerate(FORCING_IDS):
+            for s in find_all(technique_id, board):
+                assert len(s.placements) + len(s.eliminations) == 1
+                conclusion = s.placements[0] + (True,) if s.placements else s.eliminations[0] + (False,)
+                contradiction = len(s.cause) == 1  # a cell or a house has two branches or more
+                size = nets.forcing_size(board, s.cause, None if contradiction else conclusion, level)
+                assert s.length == size or size is None
         assert (board.values, board.cands) == before
 
 

@@ -48,8 +48,9 @@ def test_puzzle_links_are_limited(make_app):
 
 def test_hints_are_counted_per_game(make_app):
     client = make_app(LIMIT_HINT="2 per minute").test_client()
-    headers = {**csrf_header_of(client), "HX-Request": "true"}
-    first, second = new_game(client, headers), new_game(client, headers)
+    plain = csrf_header_of(client)
+    headers = {**plain, "HX-Request": "true"}
+    first, second = new_game(client, plain), new_game(client, plain)
     assert client.post(f"{first}/hint", headers=headers).status_code == 200
     assert client.post(f"{first}/hint", headers=headers).status_code == 200
     refused = client.post(f"{first}/hint", headers=headers)

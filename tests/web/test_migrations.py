@@ -62,6 +62,28 @@ def test_bank_revision_keeps_existing_games_and_events(make_app: Callable[..., F
             assert connection.execute(text("SELECT id FROM games")).scalars().all() == ["g1"]
 
 
+def test_time_model_revision_clears_the_unused_bank_and_retires_old_refits(make_app: Callable[..., Flask]) -> None:
+    """0006: unused bank rows (rated on the earlier scale) go, served ones stay; earlier refits stay as history,
+    out of force, marked as the call-count model; games gain an effort column."""
+    app = make_app()
+    db.downgrade(app, "0005")
+    insert_bank = text(
+        "INSERT INTO bank (puzzle, solution, d, label, predicted_minutes, se_like, hardest_technique, rating, source, "
+        "created_at, used) VALUES (:p, :p, 2.0, 'Medium', 20, 2.0, 'pointing', '{}', 'import', '2025-01-01', :used)"
+    )
+    with db.engine_of(app).begin() as connection:
+        for index, used in enumerate((False, True, False)):
+            connection.execute(insert_bank, {"p": str(index) * 81, "used": used})
+        connection.execute(text("INSERT INTO calibrations (intercept, slope, puzzles, active, created_at) "
+                                "VALUES (2.0, 0.3, 5, :on, '2025-01-01')"), {"on": True})
+    db.upgrade(app, "head")
+    with db.engine_of(app).connect() as connection:
+        assert connection.execute(text("SELECT puzzle FROM bank")).scalars().all() == ["1" * 81]
+        model, active = connection.execute(text("SELECT model, active FROM calibrations")).one()
+        assert model == "call_count" and not active
+        assert connection.execute(text("SELECT count(effort) FROM games")).scalar() == 0
+
+
 def test_migrated_schema_matches_models(app: Flask) -> None:
     with db.engine_of(app).connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})

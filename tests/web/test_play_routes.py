@@ -98,7 +98,7 @@ def test_slider_fragment_follows_describe(client: FlaskClient, slider: str) -> N
 
 @pytest.mark.parametrize("slider", ["0", "37.25", "100"])
 def test_new_game_from_slider(app: Flask, client: FlaskClient, csrf_headers: dict[str, str], slider: str) -> None:
-    response = client.post("/new", data={"slider": slider}, headers=csrf_headers)
+    response = client.post("/new", data={"slider": slider}, headers={"X-CSRFToken": csrf_headers["X-CSRFToken"]})
     assert response.status_code == 303
     game = game_row(app, response.headers["Location"].rsplit("/", 1)[1])
     assert game.source == "slider" and game.slider == float(slider)
@@ -139,6 +139,30 @@ def test_bad_slider_on_slider_fragment(client: FlaskClient, query: str, message:
     assert response.status_code == 400
     body = response.get_data(as_text=True)
     assert body.startswith('<p class="error-message"') and message in body
+
+
+def test_new_game_from_htmx_sends_the_page_to_the_game(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str]
+) -> None:
+    response = client.post("/new", data={"slider": "20"}, headers=csrf_headers)  # as htmx sends it
+    assert response.status_code == 204 and response.get_data() == b""
+    address = response.headers["HX-Redirect"]
+    assert re.fullmatch(r"/g/[\w-]+", address) and "Location" not in response.headers
+    game = game_row(app, address.rsplit("/", 1)[1])
+    assert game.slider == 20.0 and game.first_shown_at is None  # the clock starts when the page shows it
+
+
+def test_index_form_posts_with_htmx_and_without(app: Flask, client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    form = re.search(r"<form class=\"new-puzzle\"[^>]*>", page)
+    assert form is not None
+    tag = form.group(0)
+    assert 'method="post" action="/new"' in tag and 'hx-post="/new"' in tag
+    assert 'hx-disabled-elt="find button"' in tag and 'hx-indicator="#new-puzzle-progress"' in tag
+    budget_ms = 1000 * app.config["POOL_GENERATE_BUDGET_S"]
+    timeout = re.search(r"hx-request='\{\"timeout\": (\d+)\}'", tag)
+    assert timeout is not None and int(timeout.group(1)) > budget_ms
+    assert "Finding a puzzle…" in page and "Generating a puzzle of this difficulty…" in page
 
 
 def test_new_game_form_with_hidden_token(client: FlaskClient, csrf_headers: dict[str, str]) -> None:

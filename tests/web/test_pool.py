@@ -36,6 +36,11 @@ def records() -> list[pool.BankRecord]:
     return [pool.record_of(m.puzzle.values, m.solution.values, rate(m.puzzle, measures=False), "import") for m in made]
 
 
+def form_post(headers: dict[str, str]) -> dict[str, str]:
+    """The headers of a plain form post (without HX-Request, New puzzle answers with a 303 to the game)."""
+    return {key: value for key, value in headers.items() if key != "HX-Request"}
+
+
 @contextmanager
 def session_of(app: Flask) -> Iterator[Session]:
     """A session of the app outside any request."""
@@ -163,7 +168,7 @@ def test_new_game_is_drawn_from_the_bank(
 ) -> None:
     target = target_for_slider(40)
     near, far = bank(app, records[:2], [target + 0.05, target + 1.0])
-    response = client.post("/new", data={"slider": "40"}, headers=csrf_headers)
+    response = client.post("/new", data={"slider": "40"}, headers=form_post(csrf_headers))
     game = game_of(app, response.headers["Location"])
     assert (game.bank_id, game.d, game.target_d, game.slider) == (near, target + 0.05, target, 40.0)
     assert format_values(canonical(parse_values(game.puzzle))) == row(app, near).puzzle
@@ -177,7 +182,7 @@ def test_new_game_is_generated_when_no_bank_puzzle_is_close(
     app: Flask, client: FlaskClient, csrf_headers: dict[str, str], records: list[pool.BankRecord]
 ) -> None:
     (far,) = bank(app, records[:1], [9.0])
-    response = client.post("/new", data={"slider": "0"}, headers=csrf_headers)
+    response = client.post("/new", data={"slider": "0"}, headers=form_post(csrf_headers))
     game = game_of(app, response.headers["Location"])
     assert game.bank_id is None and game.target_d == target_for_slider(0)
     assert game.d == rate(game.puzzle, measures=difficulty.MEASURES).d
@@ -317,3 +322,54 @@ def test_bad_bank_setting_in_environment_is_refused(
     monkeypatch.setenv(f"SUDOKU_{key}", text)
     with pytest.raises(ValueError, match=message):
         pool.setting_from_env(key, pool.DEFAULTS[key])
+
+
+@pytest.mark.parametrize("slider", [0, 6, 14])
+def test_easy_puzzles_served_keep_to_the_givens_limit(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], slider: int
+) -> None:
+    """Generated on demand for the Easy zone (no bank row near), a served puzzle has at most 40 givens, and the
+    game keeps its effort, from which its predicted minutes come."""
+    response = client.post("/new", data={"slider": str(slider)}, headers=form_post(csrf_headers))
+    game = game_of(app, response.headers["Location"])
+    assert 81 - game.puzzle.count(".") <= 40
+    rating = rate(game.puzzle, measures=difficulty.MEASURES)
+    assert game.effort == pytest.approx(rating.effort, abs=0.05) and game.d == rating.d
+    shown = games.difficulty_of(game)
+    assert shown is not None and shown.predicted_minutes == pytest.approx(rating.predicted_minutes, rel=1e-3)
+
+
+def test_the_bank_refuses_puzzles_over_the_givens_limit() -> None:
+    full = solve("." * 81)
+    assert full is not None
+    crowded = list(full.values)
+    for cell in range(0, 81, 2)[:40]:
+        crowded[cell] = 0  # 41 givens left, still one solution (a nearly full grid)
+    assert count_solutions(crowded) == 1
+    assert pool.try_rate(crowded) == "41 givens: the bank keeps puzzles of at most 40"
+
+
+def test_seed_rows_are_served_again_when_the_unused_ones_run_out(
+    app: Flask, records: list[pool.BankRecord]
+) -> None:
+    """The top of the slider cannot be generated: a shipped seed row near the target is served again, the one served
+    longest ago first, before anything is generated; rows of other sources are served once."""
+    seeds = [{**record, "source": pool.SEED_SOURCE} for record in records[:2]]
+    with session_of(app) as session:
+        assert pool.add(session, [{**seeds[0], "d": 10.0}, {**seeds[1], "d": 10.1}]) == 2
+        assert pool.add(session, [{**records[2], "d": 10.05}]) == 1
+        served = []
+        for _ in range(6):
+            served.append(pool.serve(session, 10.0, budget_s=0.1).bank_id)
+            session.commit()  # as the game that serves it would be
+        first, again = served[:3], served[3:]
+    ids = {row.puzzle: row.id for row in _rows(app)}
+    seed_ids = {ids[s["puzzle"]] for s in seeds}
+    assert set(first) == seed_ids | {ids[records[2]["puzzle"]]}  # each unused row once, nearest first
+    assert set(again) <= seed_ids and again[0] != again[1]  # then the seeds in turn, the longest unserved first
+
+
+def _rows(app: Flask) -> list[BankPuzzle]:
+    """Every bank row."""
+    with session_of(app) as session:
+        return list(session.scalars(select(BankPuzzle)))

@@ -1,7 +1,8 @@
-"""``flask pool fill | ensure | import | stats`` through the Flask CLI runner."""
+"""``flask pool fill | ensure | import | seed | stats`` through the Flask CLI runner, and the shipped seed set."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -14,10 +15,10 @@ from sqlalchemy import select
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import generate_puzzle
-from sudoku_engine.grid import format_values
+from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical, random_isomorph
 from sudoku_engine.rating import rate
-from webapp import create_app, db, pool
+from webapp import create_app, db, pool, seed
 from webapp.models import BankPuzzle
 
 EULER_01 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -133,3 +134,127 @@ def test_commands_ask_for_init_db_when_the_bank_is_missing(tmp_path: Path, make_
         assert "Traceback" not in result.output
     finally:
         db.dispose(app)
+
+
+@pytest.fixture(scope="module")
+def seed_records() -> list[pool.BankRecord]:
+    """Bank records of three puzzles, rated by the engine as ``benchmarks/seed_bank.py`` rates them."""
+    puzzles = [EULER_01, EULER_02, str(generate_puzzle(seed=3, givens=40).puzzle)]
+    return [{**pool.rated_record(parse_values(p)), "source": seed.SOURCE} for p in puzzles]  # type: ignore[typeddict-item]
+
+
+def seed_file(path: Path, records: list[pool.BankRecord], extra: str = "") -> Path:
+    """A seed file of the records (their origin: a line of a made-up list), then ``extra`` as a last line."""
+    lines = [seed.seed_line(record, f"list.txt:{i + 1}") for i, record in enumerate(records)]
+    path.write_text("\n".join(lines + ([extra] if extra else [])) + "\n", encoding="utf-8")
+    return path
+
+
+def test_seed_inserts_the_records_without_rating_them(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_rating(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("seeding must not rate")
+
+    monkeypatch.setattr(pool, "rate", no_rating)
+    monkeypatch.setattr(pool, "rated_record", no_rating)
+    path = seed_file(tmp_path / "seed.jsonl", seed_records)
+    result = runner.invoke(args=["pool", "seed", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "read 3 seed puzzles" in result.stdout and "added 3 (0 already in the bank)" in result.stdout
+    rows = bank_rows(app)
+    assert len(rows) == 3 and all(not row.used and row.source == "seed" for row in rows)
+    by_puzzle = {row.puzzle: row for row in rows}
+    for record in seed_records:
+        row = by_puzzle[record["puzzle"]]
+        assert row.d == record["d"] and row.label == record["label"] and row.rating == record["rating"]
+    assert by_puzzle[format_values(canonical(parse_values(EULER_01)))].d == rate(EULER_01).d
+
+
+def test_seed_is_idempotent_and_skips_puzzles_in_the_bank(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord]
+) -> None:
+    with db.sessions_of(app)() as session:  # one of them served already: it stays served
+        pool.add(session, seed_records[:1], used=True)
+    path = seed_file(tmp_path / "seed.jsonl", seed_records)
+    first = runner.invoke(args=["pool", "seed", str(path)])
+    assert first.exit_code == 0 and "added 2 (1 already in the bank)" in first.stdout
+    second = runner.invoke(args=["pool", "seed", str(path)])
+    assert second.exit_code == 0, second.output
+    assert "added 0 (3 already in the bank); the bank holds 2 unused puzzles" in second.stdout
+    assert sorted(row.used for row in bank_rows(app)) == [False, False, True]
+
+
+def test_seed_without_a_file_adds_the_shipped_set(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(seed, "SEED_FILE", tmp_path / "absent.jsonl")
+    missing = runner.invoke(args=["pool", "seed"])
+    assert missing.exit_code == 0 and "no seed set at" in missing.stdout and "nothing to add" in missing.stdout
+    assert bank_rows(app) == []
+    monkeypatch.setattr(seed, "SEED_FILE", seed_file(tmp_path / "shipped.jsonl", seed_records))
+    shipped = runner.invoke(args=["pool", "seed"])
+    assert shipped.exit_code == 0 and "added 3" in shipped.stdout
+    assert len(bank_rows(app)) == 3
+
+
+def permuted_digits(grid: str) -> str:
+    """The grid with digits 1 and 2 swapped (still a valid grid, but another one)."""
+    return grid.translate(str.maketrans("12", "21"))
+
+
+def bad_lines(record: pool.BankRecord) -> list[tuple[str, str]]:
+    """Lines a seed file must refuse, each with the reason the error names."""
+    good = json.loads(seed.seed_line(record, "list.txt:9"))
+    solved = record["solution"]
+    wrong_zone = "Extreme" if record["label"] != "Extreme" else "Easy"
+    return [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        (json.dumps({k: v for k, v in good.items() if k != "d"}), "`d` must be a finite number"),
+        (json.dumps({**good, "d": "8.5"}), "`d` must be a finite number"),
+        (json.dumps({**good, "rating": None}), "`rating` must be an object"),
+        (json.dumps({**good, "puzzle": record["puzzle"][:80]}), "81"),
+        (json.dumps({**good, "puzzle": EULER_01.replace("0", ".")}), "not in canonical form"),
+        (json.dumps({**good, "puzzle": solved[:41] + "." * 40}), "41 givens"),
+        (json.dumps({**good, "solution": permuted_digits(solved)}), "not a completion of the puzzle"),
+        (json.dumps({**good, "label": wrong_zone}), "is not the zone of D"),
+        (json.dumps({**good, "rating": {**good["rating"], "D": good["rating"]["D"] + 1}}), "the rating's D"),
+    ]
+
+
+def test_seed_refuses_a_malformed_file_and_adds_nothing(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord]
+) -> None:
+    for number, (line, reason) in enumerate(bad_lines(seed_records[0])):
+        path = seed_file(tmp_path / f"bad{number}.jsonl", seed_records[1:], extra=line)
+        result = runner.invoke(args=["pool", "seed", str(path)])
+        assert result.exit_code == 2, (line, result.output)
+        errors = result.stderr.splitlines()
+        assert len(errors) == 2 and errors[0].startswith(f"error: {path}:3: ") and reason in errors[0], errors
+        assert errors[1] == f"{path} is not a valid seed file: nothing added"
+        assert "Traceback" not in result.output and bank_rows(app) == []
+
+
+def test_seed_refuses_an_empty_file(app: Flask, runner: FlaskCliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n", encoding="utf-8")
+    result = runner.invoke(args=["pool", "seed", str(path)])
+    assert result.exit_code == 2 and f"error: {path}: holds no records" in result.stderr
+
+
+def test_shipped_seed_set_rates_as_the_engine_does_now() -> None:
+    if not seed.SEED_FILE.is_file():
+        pytest.skip(f"no seed set shipped at {seed.SEED_FILE}: benchmarks/seed_bank.py builds it")
+    records = seed.read_seed(seed.SEED_FILE)  # the whole file is valid
+    fastest: dict[str, pool.BankRecord] = {}  # per hardest technique, the record rated fastest at build time
+    for record in sorted(records, key=lambda r: float(r["rating"].get("ms", 0.0))):
+        fastest.setdefault(record["hardest_technique"], record)
+    chosen = sorted(fastest.values(), key=lambda r: float(r["rating"].get("ms", 0.0)))[:4]
+    for record in chosen:
+        again = pool.rated_record(parse_values(record["puzzle"]))
+        assert (again["d"], again["label"], again["hardest_technique"], again["se_like"]) == pytest.approx(
+            (record["d"], record["label"], record["hardest_technique"], record["se_like"]), abs=1e-9
+        ), f"{record['puzzle']}: the shipped rating is stale; rebuild with benchmarks/seed_bank.py"

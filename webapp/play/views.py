@@ -33,6 +33,9 @@ from .inputs import (
 )
 
 DEFAULT_SLIDER = 30.0
+# Past the generation budget a New puzzle request still measures one candidate and rates the puzzle found (a few
+# seconds at the top of the slider): the page's request gives up only this long after the budget.
+NEW_REQUEST_MARGIN_S = 30.0
 T = TypeVar("T")
 
 
@@ -65,7 +68,9 @@ def is_htmx() -> bool:
 @bp.get("/")
 def index() -> ResponseReturnValue:
     """The start page: the difficulty slider, what it asks for, and the New puzzle button."""
-    return render_template("play/index.html", slider=DEFAULT_SLIDER, info=calibrated(describe(DEFAULT_SLIDER)))
+    budget_s = float(current_app.config["POOL_GENERATE_BUDGET_S"])
+    return render_template("play/index.html", slider=DEFAULT_SLIDER, info=calibrated(describe(DEFAULT_SLIDER)),
+                           request_timeout_ms=round(1000 * (budget_s + NEW_REQUEST_MARGIN_S)))
 
 
 @bp.get("/slider")
@@ -76,17 +81,21 @@ def slider_info() -> ResponseReturnValue:
 
 
 def calibrated(info: dict[str, object]) -> dict[str, object]:
-    """The slider's description with the predicted minutes of the time calibration in force."""
-    intercept, slope, row = calibration_in_force(get_session())
+    """The slider's description with the predicted minutes of the time model in force."""
+    scale, exponent, row = calibration_in_force(get_session())
     if row is None:
         return info
-    minutes = difficulty.predicted_minutes(float(str(info["D"])), intercept, slope)
+    minutes = difficulty.predicted_minutes(float(str(info["effort"])), scale, exponent)
     return {**info, "predicted_minutes": round(minutes, 1)}
 
 
 @bp.post("/new")
 def new_game() -> ResponseReturnValue:
-    """Serve a puzzle for the slider value (bank first, else generated) and open its game."""
+    """Serve a puzzle for the slider value (bank first, else generated) and open its game.
+
+    An htmx request gets 204 with ``HX-Redirect``, so that the page itself goes to the game (following a 303
+    inside the request would open the game, and start its clock, out of sight); a plain form post gets the 303.
+    """
     slider = parsed(parse_slider, request.form.get("slider"))
     session = get_session()
     config = current_app.config
@@ -95,7 +104,10 @@ def new_game() -> ResponseReturnValue:
     )
     if game.target_d is not None:
         pool.refill_if_low(current_app, session, game.target_d)
-    return redirect(url_for("play.game", game_id=game.id), 303)
+    address = url_for("play.game", game_id=game.id)
+    if is_htmx():
+        return "", 204, {"HX-Redirect": address}
+    return redirect(address, 303)
 
 
 @bp.get("/p/<puzzle>")
