@@ -209,12 +209,19 @@ def is_abandoned(participant: Participant, study: Study, now: datetime) -> bool:
     return participant.state not in ("done", "declined") and now - participant.last_seen_at > away
 
 
-def latin_row(session: Session, study: Study, now: datetime) -> int:
-    """The square row with the fewest participants who count (not abandoned); the lowest such row on a tie."""
+def latin_row(session: Session, study: Study, now: datetime, upto: int) -> int:
+    """The square row with the fewest participants who count (not abandoned) among arrivals 1 to ``upto``; the
+    lowest such row on a tie.
+
+    Counting only those arrivals makes the row a function of what the arrival number ``upto + 1`` was computed
+    from: an arrival committed in between takes that number first and makes this one count again.
+    """
     rows = len(williams_rows(len(study.puzzles)))
     counts = [0] * rows
     taken = session.scalars(
-        select(Participant).where(Participant.study_id == study.id, Participant.latin_row.is_not(None))
+        select(Participant).where(
+            Participant.study_id == study.id, Participant.latin_row.is_not(None), Participant.arrival <= upto
+        )
     )
     for other in taken:
         if other.latin_row is not None and other.state != "declined" and not is_abandoned(other, study, now):
@@ -222,14 +229,14 @@ def latin_row(session: Session, study: Study, now: datetime) -> int:
     return counts.index(min(counts))
 
 
-def order_for(session: Session, study: Study, now: datetime) -> tuple[list[int], int | None]:
-    """The puzzle positions in the order this arrival plays them, and the square row if any."""
+def order_for(session: Session, study: Study, now: datetime, upto: int) -> tuple[list[int], int | None]:
+    """The puzzle positions in the order arrival ``upto + 1`` plays them, and the square row if any."""
     positions = list(range(len(study.puzzles)))
     if study.order_scheme == "random":
         random.SystemRandom().shuffle(positions)
         return positions, None
     if study.order_scheme == "latin":
-        row = latin_row(session, study, now)
+        row = latin_row(session, study, now, upto)
         return williams_rows(len(positions))[row], row
     return positions, None
 
@@ -245,9 +252,9 @@ def enter(session: Session, study: Study, secret: str, labels: Mapping[str, str]
             found.last_seen_at = now
             session.commit()
             return found
-        order, row = order_for(session, study, now)
-        last = session.scalar(select(func.max(Participant.arrival)).where(Participant.study_id == study.id))
-        arrival = (last or 0) + 1
+        last = session.scalar(select(func.max(Participant.arrival)).where(Participant.study_id == study.id)) or 0
+        order, row = order_for(session, study, now, last)
+        arrival = last + 1
         participant = Participant(
             study_id=study.id, arrival=arrival, label_hash=who, labels=hashed, order=order, latin_row=row,
             last_seen_at=now,
