@@ -7,6 +7,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from flask import Flask
 from web_support import new_app
 from werkzeug.serving import make_server
 
+from sudoku_engine.generate import warm_up
 from webapp import db
 
 CHROMIUM_ARGS = [
@@ -40,6 +42,13 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_ARGS}
 
 
+@cache
+def warm_engine() -> None:
+    """Load or compile the engine's kernels once per test process, before a page waits on them (a first compile
+    takes tens of seconds on a busy machine, longer than a page load may take)."""
+    warm_up()
+
+
 RAISED_LIMITS = {name: "1000 per minute" for name in ("LIMIT_NEW", "LIMIT_PUZZLE_LINK", "LIMIT_HINT")}
 
 
@@ -49,6 +58,7 @@ def serving(instance: Path, htmx_source: str, **config: Any) -> Iterator[tuple[F
 
     ``config`` overrides the test app's settings (for example a rate limit low enough to reach).
     """
+    warm_engine()
     # Every browser test opens its games from 127.0.0.1: the rate limits (tests/web/test_limits.py) are raised.
     app = new_app(instance, TESTING=False, HTMX_SOURCE=htmx_source, **{**RAISED_LIMITS, **config})
     server = make_server("127.0.0.1", 0, app, threaded=True)
