@@ -415,19 +415,37 @@ class _Search:
         """The point of a dig path nearest the target, by bisection (the measure rises along the path)."""
         low, high = 0, len(path) - 1
         last = self.measure(path[high], solution)
-        if self.hit(last) or (last.exact and last.value < self.target):
+        if self.hit(last):
+            return self.earliest_hit(path, low, high, solution)
+        if last.exact and last.value < self.target:
             return path[high]
         while high - low > 1 and not self.done:
             middle = (low + high) // 2
             found = self.measure(path[middle], solution)
             if self.hit(found):
-                return path[middle]
+                return self.earliest_hit(path, low, middle, solution)
             if found.exact and found.value < self.target:
                 low = middle
             else:
                 high = middle
         ends = [path[low], path[high]]
         return min(ends, key=lambda values: self.cost(self.measure(values, solution)))
+
+    def earliest_hit(self, path: list[tuple[int, ...]], low: int, high: int, solution: Grid) -> tuple[int, ...]:
+        """The hit with the most givens between path[low] (below the target) and path[high] (a hit), by bisection;
+        it becomes the search's answer, so a target is met by the fullest puzzle the dig passes through."""
+        while high - low > 1 and time.perf_counter() <= self.deadline:
+            middle = (low + high) // 2
+            found = self.measure(path[middle], solution)
+            if self.hit(found):
+                high = middle
+            elif found.exact and found.value < self.target:
+                low = middle
+            else:
+                break
+        found = self.measure(path[high], solution)
+        self.best = (self.cost(found), path[high], solution, found)
+        return path[high]
 
     def climb(
         self, start: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool, minimal: bool

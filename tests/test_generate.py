@@ -19,7 +19,7 @@ from sudoku_engine.generate import (
     random_full_grid,
     staged_se_like,
 )
-from sudoku_engine.grid import is_valid_solution, parse_values
+from sudoku_engine.grid import Grid, is_valid_solution, parse_values
 from sudoku_engine.isomorph import canonical
 from sudoku_engine.metrics import simonis
 from sudoku_engine.metrics.fatemi import call_count
@@ -323,3 +323,15 @@ def se_sample() -> list[str]:
     """30 puzzles spread over the Sudoku Exchange file (sorted by rating: easy to SE 9)."""
     puzzles = read_puzzles(corpus_file("sudokuexchange_graded_even.tsv"))
     return puzzles[:: len(puzzles) // 30][:30]
+
+
+def test_a_dig_path_meets_the_target_with_its_fullest_hit():
+    """On a path whose measure rises with each removal, the search answers with the first point inside the
+    tolerance (the most givens), not the first hit its bisection lands on."""
+    values = [(k,) * 81 for k in range(40)]  # stand-ins for 40 puzzles along a dig path
+    search = generate_module._Search("D", 2.0, 0.25, deadline=float("inf"))
+    search.measure_of = lambda puzzle, target, tolerance: Measured(0.1 * puzzle[0], True)
+    solution = Grid(tuple(values[0]))
+    chosen = search.nearest_on_path(values, solution)
+    assert chosen == values[18]  # 1.8 is the first value within 2.0 +- 0.25; 1.7 is not
+    assert search.best is not None and search.best[1] == values[18] and search.hit(search.best[3])
