@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
-BANK_MIN ?= 100
+BANK_MIN ?= 400
 BANK_JOBS ?= 2
 
 .PHONY: run test check-corpus bench lint chromium clean

@@ -75,7 +75,7 @@ def timed_requests(app: Flask, sliders: list[float]) -> tuple[list[float], list[
 def main() -> None:
     """Fill, time and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--min", type=int, default=100, help="unused puzzles `pool ensure` keeps (default 100)")
+    parser.add_argument("--min", type=int, default=400, help="unused puzzles `pool ensure` keeps (400, as make run)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes for the fill (default 2)")
     parser.add_argument("--per-decile", type=int, default=10, help="New puzzle requests per decile (default 10)")
     parser.add_argument("--seed", type=int, default=1)

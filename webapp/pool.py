@@ -225,7 +225,7 @@ def serve(session: Session, target: float, *, tolerance: float = DEFAULT_TOLERAN
 
     A bank row's claim is left for the caller to commit, with the game it starts.
     """
-    row = draw(session, target, tolerance) or served_seed(session, target, tolerance)
+    row = draw(session, target, tolerance) or served_seed(session, target, tolerance) or beyond_seed(session, target)
     if row is not None:
         return as_isomorph(row, new_seed())
     return _serve_generated(session, target, tolerance, budget_s)
@@ -244,6 +244,15 @@ def served_seed(session: Session, target: float, within: float) -> BankPuzzle | 
         row.used, row.served_at = True, utcnow()
         session.flush()
     return row
+
+
+def beyond_seed(session: Session, target: float) -> BankPuzzle | None:
+    """For a target harder than every shipped seed row, the hardest of them (generation cannot reach that far);
+    None when the target is within reach of the seed set or there is none."""
+    hardest = session.scalar(select(func.max(BankPuzzle.d)).where(BankPuzzle.source == SEED_SOURCE))
+    if hardest is None or target <= hardest:
+        return None
+    return served_seed(session, target, target - hardest)
 
 
 def _serve_generated(session: Session, target: float, tolerance: float, budget_s: float) -> Served:

@@ -369,6 +369,28 @@ def test_seed_rows_are_served_again_when_the_unused_ones_run_out(
     assert set(again) <= seed_ids and again[0] != again[1]  # then the seeds in turn, the longest unserved first
 
 
+def test_a_target_past_the_hardest_seed_row_gets_the_hardest_at_once(
+    app: Flask, records: list[pool.BankRecord], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above every shipped seed row (the slider's last steps) nothing is generated: the hardest seed row is
+    served; a target below it but far from any row still goes to generation."""
+    seeds = [{**record, "source": pool.SEED_SOURCE} for record in records[:2]]
+    generated: list[float] = []
+
+    def no_generation(session: object, target: float, tolerance: float, budget_s: float) -> pool.Served:
+        generated.append(target)
+        raise LookupError("generation is not expected here")
+
+    monkeypatch.setattr(pool, "_serve_generated", no_generation)
+    with session_of(app) as session:
+        assert pool.add(session, [{**seeds[0], "d": 10.0}, {**seeds[1], "d": 11.0}]) == 2
+        hardest = pool.serve(session, 12.5, budget_s=0.1)
+        assert hardest.d == 11.0 and hardest.bank_id is not None and generated == []
+        with pytest.raises(LookupError):
+            pool.serve(session, 10.5, tolerance=0.2, budget_s=0.1)
+    assert generated == [10.5]
+
+
 def _rows(app: Flask) -> list[BankPuzzle]:
     """Every bank row."""
     with session_of(app) as session:
