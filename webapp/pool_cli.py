@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -50,10 +50,20 @@ class GenerateTask:
     budget_s: float
 
 
-def generate_task(task: GenerateTask) -> tuple[pool.BankRecord, bool]:
-    """The bank record of one generated puzzle and whether it hit its target (runs in worker processes)."""
+def generate_task(task: GenerateTask) -> tuple[GenerateTask, pool.BankRecord, bool]:
+    """The task, the bank record of its generated puzzle and whether it hit its target (runs in worker
+    processes)."""
     made = generate(task.target, DEFAULT_TOLERANCE, seed=task.seed, budget_s=task.budget_s)
-    return pool.generated_record(made), made.hit
+    return task, pool.generated_record(made), made.hit
+
+
+def retries_for(missed: list[GenerateTask], offset: int) -> list[GenerateTask]:
+    """The missed tasks once more, with new seeds (``offset`` past the first run's) and four times the budget, so
+    that a target the first try missed still gets a puzzle within tolerance and the bank's coverage has no hole."""
+    return [
+        replace(task, seed=None if task.seed is None else task.seed + offset, budget_s=4 * task.budget_s)
+        for task in missed
+    ]
 
 
 def rate_task(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, pool.BankRecord | str]:
@@ -102,19 +112,31 @@ def progress_bar(length: int, label: str) -> ProgressBar[int]:
 
 
 def fill_bank(app: Flask, tasks: list[GenerateTask], jobs: int) -> None:
-    """Generate the tasks over ``jobs`` processes, insert each puzzle as it arrives, and print a summary."""
+    """Generate the tasks over ``jobs`` processes and insert each puzzle as it arrives; a missed target is tried
+    once more (``retries_for``) and the closer of the two puzzles kept. Prints a summary."""
     require_bank(app)
-    added = hits = 0
+    added = hits = second = 0
+    missed: dict[float, pool.BankRecord] = {}
     sessions = db.sessions_of(app)
     with progress_bar(len(tasks), "generating") as bar, sessions() as session:
-        for record, hit in mapped(generate_task, tasks, jobs):
-            added += pool.add(session, [record])
-            hits += hit
+        for task, record, hit in mapped(generate_task, tasks, jobs):
+            if hit:
+                added += pool.add(session, [record])
+                hits += 1
+            else:
+                missed[task.slider] = record
             bar.update(1)
+        retries = retries_for([task for task in tasks if task.slider in missed], len(tasks))
+        for task, record, hit in mapped(generate_task, retries, jobs):
+            first = missed[task.slider]
+            closer = record if abs(record["d"] - task.target) < abs(first["d"] - task.target) else first
+            added += pool.add(session, [record if hit else closer])
+            second += hit
         unused = pool.unused_count(session)
     click.echo(
-        f"generated {len(tasks)} puzzles ({hits} within {DEFAULT_TOLERANCE} of their target D), "
-        f"added {added} ({len(tasks) - added} already in the bank); the bank holds {unused} unused puzzles"
+        f"generated {len(tasks)} puzzles ({hits + second} within {DEFAULT_TOLERANCE} of their target D, {second} of "
+        f"them on a second try), added {added} ({len(tasks) - added} already in the bank); the bank holds {unused} "
+        "unused puzzles"
     )
 
 
