@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, Response, current_app, g
+from flask import Flask, Response, abort, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
@@ -20,6 +20,7 @@ from .study import bp as study_bp
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
+SCHEMA_CHECKED = "sudoku_schema_checked"  # app.extensions key: the database was found at the head revision
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -41,6 +42,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     app.context_processor(_htmx_context)
     app.before_request(_start_timer)
+    app.before_request(_require_schema)
     app.after_request(_server_timing)
     app.cli.add_command(init_db_command)
     app.cli.add_command(pool_cli)
@@ -49,6 +51,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     research.init_app(app)
     limits.init_app(app)
     return app
+
+
+def _require_schema() -> None:
+    """Answer 503 with a plain message, and log what to run, while the database is not at the schema this version
+    knows (a fresh or older database); checked until it is, then never again in this process."""
+    if current_app.extensions.get(SCHEMA_CHECKED):
+        return
+    problem = db.schema_problem(current_app)
+    if problem is not None:
+        current_app.logger.error(problem)
+        abort(503, description="This server's database is not set up yet. Please try again later.")
+    current_app.extensions[SCHEMA_CHECKED] = True
 
 
 def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:

@@ -92,6 +92,20 @@ def display_url(app: Flask) -> str:
     return make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
 
 
+def schema_problem(app: Flask) -> str | None:
+    """None when the app's database is at the migrations' head; else one line for the operator saying what to run."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    with engine_of(app).connect() as connection:
+        current = MigrationContext.configure(connection).get_current_revision()
+    if current == head:
+        return None
+    state = "has no schema yet" if current is None else f"is at schema revision {current}, this version needs {head}"
+    return f"the database {display_url(app)} {state}: run `flask --app webapp init-db`"
+
+
 def alembic_config() -> Config:
     """Alembic configuration pointing at the package's migrations, without an ini file."""
     from alembic.config import Config  # imported on use: processes that never migrate start faster

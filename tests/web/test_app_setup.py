@@ -98,3 +98,23 @@ def test_vendored_htmx_is_served(client: FlaskClient) -> None:
 def test_pages_send_csrf_token_through_htmx_headers(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert '<body hx-headers=\'{"X-CSRFToken": "' in page
+
+
+def test_a_database_without_the_schema_answers_503_until_init_db(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A fresh database (no init-db): every page answers 503 with a plain message, never a traceback, and the log
+    names the command; once the schema is at the head revision, the same running app serves."""
+    app = built(tmp_path, {"HTMX_SOURCE": "vendor"})
+    client = app.test_client()
+    with caplog.at_level("ERROR"):
+        fresh = client.get("/")
+    assert fresh.status_code == 503 and "not set up yet" in fresh.get_data(as_text=True)
+    assert "Traceback" not in fresh.get_data(as_text=True)
+    assert "has no schema yet: run `flask --app webapp init-db`" in caplog.text
+    db.upgrade(app, "0005")
+    older = client.get("/")
+    assert older.status_code == 503
+    db.upgrade(app)
+    assert client.get("/").status_code == 200
+    assert client.get("/").status_code == 200  # checked once, then remembered
