@@ -13,7 +13,7 @@ from flask import Flask, Response, abort, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
-from . import assets, db, errors, limits, pool, research
+from . import assets, db, errors, limits, pool, research, security
 from .play import bp as play_bp
 from .pool_cli import pool_cli
 from .study import bp as study_bp
@@ -50,6 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(study_bp)
     research.init_app(app)
     limits.init_app(app)
+    security.init_app(app)
     return app
 
 
@@ -69,6 +70,7 @@ def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the environment, then with ``config``."""
     settings: dict[str, Any] = {
         **limits.settings(),
+        **security.settings(),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
         "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
         # A game can stay open for hours; the token lives as long as the browser session instead.

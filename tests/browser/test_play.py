@@ -309,3 +309,25 @@ def test_vendored_htmx_is_the_fallback_when_the_cdn_fails(page: Page, cdn_url: s
     page.goto(f"{cdn_url}/")
     assert page.evaluate("window.htmx.version") == assets.HTMX_VERSION
     assert any(url.endswith(assets.HTMX_VENDOR_PATH) for url in urls)
+
+
+PUZZLE_FOR_POLICY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+def test_pages_break_no_rule_of_their_content_security_policy(page: Page, cdn_url: str) -> None:
+    """Start page, a game, the print page (its Print button included) and the CDN fallback run under the policy
+    the server sends: the browser reports no violation."""
+    violations: list[str] = []
+    page.on("console", lambda message: violations.append(message.text) if "Content Security Policy" in message.text
+            else None)
+    page.route(assets.HTMX_CDN_URL, lambda route: route.abort())
+    page.goto(f"{cdn_url}/")
+    assert page.evaluate("window.htmx.version") == assets.HTMX_VERSION
+    page.goto(f"{cdn_url}/p/{PUZZLE_FOR_POLICY}")
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#board [data-cell]")).to_have_count(81)
+    page.goto(f"{cdn_url}/print/{PUZZLE_FOR_POLICY}")
+    page.evaluate("window.print = () => { window.printed = true; }")
+    page.click("#print-button")
+    assert page.evaluate("window.printed") is True
+    assert violations == []

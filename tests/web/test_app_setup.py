@@ -77,8 +77,8 @@ def test_cdn_mode_uses_sri_and_same_origin_fallback(make_app: Callable[..., Flas
     page = make_app(HTMX_SOURCE="cdn").test_client().get("/").get_data(as_text=True)
     tag = f'<script src="{assets.HTMX_CDN_URL}" integrity="{assets.HTMX_SRI}" crossorigin="anonymous"></script>'
     assert tag in page
-    fallback = f"window.htmx || document.write('<script src=\"/static/{assets.HTMX_VENDOR_PATH}\"><\\/script>')"
-    assert fallback in page
+    fallback = f'<script src="/static/js/htmx_fallback.js" data-htmx="/static/{assets.HTMX_VENDOR_PATH}"></script>'
+    assert fallback in page and "<script>" not in page  # no inline script (the Content-Security-Policy has none)
     assert page.index(tag) < page.index(fallback)
 
 
@@ -118,3 +118,32 @@ def test_a_database_without_the_schema_answers_503_until_init_db(
     db.upgrade(app)
     assert client.get("/").status_code == 200
     assert client.get("/").status_code == 200  # checked once, then remembered
+
+
+def test_every_response_carries_the_security_headers(client: FlaskClient) -> None:
+    """Pages, fragments, static files and errors: a policy with no inline script and no framing, nosniff, and a
+    referrer kept to this site."""
+    for path in ("/", "/static/css/app.css", "/g/no-such-game", "/p/bad"):
+        headers = client.get(path).headers
+        policy = headers["Content-Security-Policy"]
+        scripts = policy.split("script-src")[1].split(";")[0]
+        assert scripts == " 'self' https://unpkg.com"  # no inline script, no eval
+        assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy
+        assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
+        assert headers["Referrer-Policy"] == "same-origin"
+
+
+def test_session_cookie_is_httponly_lax_and_secure_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = built(tmp_path / "plain")
+    assert app.config["SESSION_COOKIE_SAMESITE"] == "Lax" and app.config["SESSION_COOKIE_HTTPONLY"]
+    assert app.config["SESSION_COOKIE_SECURE"] is False
+    monkeypatch.setenv("SUDOKU_SECURE_COOKIES", "on")
+    assert built(tmp_path / "secure").config["SESSION_COOKIE_SECURE"] is True
+
+
+def test_the_session_cookie_set_by_a_page_has_the_flags(client: FlaskClient) -> None:
+    cookie = client.get("/").headers["Set-Cookie"]
+    assert cookie.startswith("session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie  # on only with SUDOKU_SECURE_COOKIES (a plain-HTTP server would lose it)

@@ -1,0 +1,2 @@
+// The Print button of the print page.
+document.getElementById("print-button").addEventListener("click", () => window.print());
