@@ -1,13 +1,14 @@
 """Rate limits on the routes that cost the server real work (DESIGN section 7.4): a new puzzle (the bank, else up to
-a few seconds of generation), a puzzle link (a full rating of any puzzle) and hints (a technique search).
+a few seconds of generation), a puzzle link (a full rating of any puzzle) and hints (a technique search); and
+failed researcher log-ins (password guessing), where only wrong passwords count.
 
 Flask-Limiter counts per client address (per game for hints, so a class behind one address is not one player).
 Only answers below 400 count: bad input costs nothing and is answered as before. A client over a limit gets 429
 with a message and ``Retry-After``. The counts live in each worker's memory by default (``make run``'s two workers
 each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379``) shares them between workers and
 hosts. ``RATELIMIT_ENABLED`` false switches the limits off (load benchmarks that play many games from one address).
-The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK`` and ``LIMIT_HINT`` (factory config, else environment
-``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
+The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT`` and ``LIMIT_LOGIN`` (factory config,
+else environment ``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
 """
 
 from __future__ import annotations
@@ -24,13 +25,16 @@ DEFAULTS: dict[str, Any] = {
     "LIMIT_NEW": "30 per minute",
     "LIMIT_PUZZLE_LINK": "30 per minute",
     "LIMIT_HINT": "120 per minute",
+    "LIMIT_LOGIN": "10 per minute",
 }
-# endpoint, its setting, what the message names, whether the count is per game
+# endpoint, its setting, what the message names, whether the count is per game, whether the answer to a failed
+# attempt is what counts (login: wrong passwords) rather than one that did the work
 LIMITED = (
-    ("play.new_game", "LIMIT_NEW", "new puzzles", False),
-    ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", False),
-    ("play.hint", "LIMIT_HINT", "hints", True),
-    ("play.apply_hint", "LIMIT_HINT", "hints", True),
+    ("play.new_game", "LIMIT_NEW", "new puzzles", False, False),
+    ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", False, False),
+    ("play.hint", "LIMIT_HINT", "hints", True, False),
+    ("play.apply_hint", "LIMIT_HINT", "hints", True, False),
+    ("research.login", "LIMIT_LOGIN", "failed log-ins", False, True),
 )
 
 
@@ -55,6 +59,11 @@ def counted(response: Response) -> bool:
     return response.status_code < 400
 
 
+def refused(response: Response) -> bool:
+    """Whether an answer uses up the log-in limit: a wrong email or password (401)."""
+    return response.status_code == 401
+
+
 def checked(setting: str, limit: object) -> str:
     """A limit such as "30 per minute", or a ValueError naming the setting when it cannot be read."""
     try:
@@ -67,11 +76,11 @@ def checked(setting: str, limit: object) -> str:
 def init_app(app: Flask) -> Limiter:
     """Attach a limiter of the app's own (tests build many apps) and wrap the limited views."""
     limiter = Limiter(get_remote_address, app=app, headers_enabled=True)
-    for endpoint, setting, what, by_game in LIMITED:
+    for endpoint, setting, what, by_game, failures in LIMITED:
         limit = checked(setting, app.config[setting])
         message = f"Too many {what}: at most {limit}. Please wait a little and try again."
-        wrap = limiter.shared_limit(limit, setting, key_func=per_game if by_game else None, deduct_when=counted,
-                                    error_message=message)
+        wrap = limiter.shared_limit(limit, setting, key_func=per_game if by_game else None,
+                                    deduct_when=refused if failures else counted, error_message=message)
         app.view_functions[endpoint] = cast(Any, wrap(app.view_functions[endpoint]))
     app.extensions["sudoku_limiter"] = limiter  # the wrapped views hold it only weakly
     return limiter

@@ -86,3 +86,45 @@ def test_limits_come_from_the_environment_and_bad_ones_are_refused(monkeypatch, 
     monkeypatch.setenv("SUDOKU_LIMIT_HINT", "plenty")
     with pytest.raises(ValueError, match="LIMIT_HINT must be a rate such as"):
         make_app()
+
+
+def create_researcher(app):
+    """Make the account r@example.org (password right-pw) with ``flask user create``; the exit code."""
+    return app.test_cli_runner().invoke(args=["user", "create", "r@example.org", "--password", "right-pw"]).exit_code
+
+
+def test_failed_log_ins_are_limited_and_a_right_password_is_not_counted(make_app):
+    """Wrong passwords use up the log-in limit (then 429, even with the right one); right ones do not."""
+    app = make_app(LIMIT_LOGIN="3 per minute")
+    assert create_researcher(app) == 0
+    client = app.test_client()
+    headers = csrf_header_of(client)
+
+    def log_in(password):
+        return client.post("/research/login", data={"email": "r@example.org", "password": password}, headers=headers)
+
+    for _ in range(4):
+        assert log_in("right-pw").status_code == 302
+    for _ in range(3):
+        assert log_in("wrong").status_code == 401
+    refused = log_in("right-pw")
+    assert refused.status_code == 429
+    assert "Too many failed log-ins: at most 3 per minute" in refused.get_data(as_text=True)
+
+
+def test_an_unknown_email_costs_the_same_hash_check_as_a_known_one(make_app, monkeypatch):
+    """Whether the account exists or not, a failed log-in runs one password hash check of the same kind."""
+    from webapp.research import views
+
+    app = make_app()
+    assert create_researcher(app) == 0
+    checked = []
+    real = views.check_password_hash
+    monkeypatch.setattr(views, "check_password_hash", lambda stored, given: checked.append(stored.split("$")[0])
+                        or real(stored, given))
+    client = app.test_client()
+    headers = csrf_header_of(client)
+    for email in ("r@example.org", "nobody@example.org"):
+        response = client.post("/research/login", data={"email": email, "password": "wrong"}, headers=headers)
+        assert response.status_code == 401
+    assert len(checked) == 2 and checked[0] == checked[1]  # the same method and cost parameters

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import secrets
 import statistics
+from functools import cache
 from typing import Any
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
-from werkzeug.security import check_password_hash
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import exports, report, studies
 from ..db import get_session
@@ -28,6 +30,13 @@ def owned_study(study_id: int) -> Study:
     return study
 
 
+@cache
+def unknown_user_hash() -> str:
+    """A password hash made as account hashes are (``flask user create``), checked when the email matches no
+    account; made once per process."""
+    return generate_password_hash(secrets.token_hex(16))
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> ResponseReturnValue:
     """Log a researcher in by email and password."""
@@ -35,7 +44,10 @@ def login() -> ResponseReturnValue:
     if request.method == "POST":
         email = (request.form.get("email") or "").strip().lower()
         user = get_session().scalar(select(User).where(User.email == email))
-        if user is not None and check_password_hash(user.password_hash, request.form.get("password") or ""):
+        password = request.form.get("password") or ""
+        # An unknown email costs the same hash check as a known one, so the answer's timing tells no account apart.
+        matches = check_password_hash(user.password_hash if user is not None else unknown_user_hash(), password)
+        if user is not None and matches:
             login_user(user)
             return redirect(url_for("research.index"))
         error = "Wrong email or password."
