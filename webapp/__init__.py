@@ -73,6 +73,9 @@ def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
         **security.settings(),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
         "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
+        # The largest request body read (an uploaded puzzle file is at most 200 kB); a larger one is refused with
+        # 413 before it is read.
+        "MAX_CONTENT_LENGTH": 1_000_000,
         # A game can stay open for hours; the token lives as long as the browser session instead.
         "WTF_CSRF_TIME_LIMIT": None,
     }

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -46,6 +47,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 MAX_PUZZLES = 40
 RATING_TIMEOUT_S = 10.0
 ARRIVAL_RETRIES = 10
+MAX_REDIRECT_LENGTH = 2000  # characters of a completion redirect address
 
 
 class StudyError(ValueError):
@@ -342,3 +344,14 @@ def advance(session: Session, study: Study, participant: Participant) -> None:
         participant.finished_at = participant.last_seen_at
     session.commit()
 
+
+def is_web_address(url: str) -> bool:
+    """Whether a completion redirect can go into a Location header as it is: http(s), a host, no whitespace or
+    control characters (a CR/LF would break the header), not too long."""
+    if len(url) > MAX_REDIRECT_LENGTH or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)

@@ -147,3 +147,10 @@ def test_the_session_cookie_set_by_a_page_has_the_flags(client: FlaskClient) -> 
     cookie = client.get("/").headers["Set-Cookie"]
     assert cookie.startswith("session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert "Secure" not in cookie  # on only with SUDOKU_SECURE_COOKIES (a plain-HTTP server would lose it)
+
+
+def test_a_body_over_the_size_limit_is_refused_with_413_before_it_is_read(client: FlaskClient) -> None:
+    """A 2 MB form post (over MAX_CONTENT_LENGTH, 1 MB) gets 413 with a message, not a CSRF 400 or a 500."""
+    response = client.post("/new", data={"slider": "10", "filler": "x" * 2_000_000})
+    assert response.status_code == 413 and "Too large" in response.get_data(as_text=True)
+    assert client.get("/").status_code == 200

@@ -107,6 +107,10 @@ def test_create_study_stores_puzzles_with_ratings(
         ({"name": " "}, "A study needs a name"),
         ({"hint_rungs": "9"}, "outside 0 to 4"),
         ({"redirect_url": "javascript:alert(1)"}, "http(s) address"),
+        ({"redirect_url": "https://example.org/done\r\nSet-Cookie: x=1"}, "without spaces or control characters"),
+        ({"redirect_url": "https:///no-host"}, "http(s) address with a host"),
+        ({"redirect_url": "https://example.org/" + "a" * 2000}, "at most 2000 characters"),
+        ({"redirect_url": "https://[::1"}, "http(s) address"),
         ({"puzzles": "", "sliders": "50, 120"}, "outside 0 to 100"),
         ({"puzzles": "", "sliders": ""}, "Give the puzzles"),
         ({"puzzles": "", "targets": "4.5, 12"}, "The target D 12 is outside 1 to 11"),
@@ -384,3 +388,21 @@ def test_study_puzzles_by_slider_values_and_by_target_d(app: Flask, researcher: 
             for puzzle, target in zip(study.puzzles, targets, strict=True):
                 assert count_solutions(puzzle.puzzle) == 1 and puzzle.d is not None
                 assert abs(puzzle.d - target) <= 0.5  # served within the bank's tolerance, or the closest found
+
+
+def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_page(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """A redirect address stored before it was checked (with a CR/LF) never reaches a Location header: the
+    participant who is done sees the done page instead of a 500."""
+    study_id = create(researcher, puzzles[:1], order_scheme="fixed", breaks="")
+    with app.app_context():
+        study = db.get_session().get(Study, study_id)
+        assert study is not None
+        study.settings = {**study.settings, "redirect_url": "https://example.org/done\r\nSet-Cookie: x=1"}
+        db.get_session().commit()
+    client = app.test_client()
+    entry = f"/s/{public_id(app, study_id)}?participant_label=p1"
+    assert len(play_through(app, client, entry)) == 1
+    done = client.get(entry.split("?")[0] + "/go")
+    assert done.status_code == 200 and "Location" not in done.headers

@@ -145,10 +145,14 @@ def settings_of_form() -> dict[str, Any]:
     settings["time_limit_s"] = bounded_int(limit, "Time limit", 1, 600) * 60 if limit else None
     settings["abandon_minutes"] = bounded_int(form.get("abandon_minutes") or "60", "Abandoned after", 5, 10080)
     redirect_url = (form.get("redirect_url") or "").strip()
-    if redirect_url and not redirect_url.startswith(("https://", "http://")):
-        raise studies.StudyError("The completion redirect must be an http(s) address.")
+    if redirect_url and not studies.is_web_address(redirect_url):
+        raise studies.StudyError(
+            "The completion redirect must be an http(s) address with a host, without spaces or control characters, "
+            f"of at most {studies.MAX_REDIRECT_LENGTH} characters."
+        )
     settings["redirect_url"] = redirect_url or None
     return settings
+
 
 
 def bounded_int(text: str, name: str, low: int, high: int) -> int:

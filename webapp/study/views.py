@@ -103,7 +103,7 @@ def step(public_id: str) -> ResponseReturnValue:
     templates = {"consent": "study/consent.html", "instructions": "study/instructions.html",
                  "declined": "study/declined.html", "done": "study/done.html"}
     redirect_url = study.settings.get("redirect_url")
-    if participant.state == "done" and redirect_url:
+    if participant.state == "done" and redirect_url and studies.is_web_address(redirect_url):
         return redirect(redirect_url, 303)
     return render_template(templates.get(participant.state, "study/done.html"), study=study, participant=participant)
 
