@@ -412,40 +412,33 @@ class _Search:
         return (self.best is not None and self.hit(self.best[3])) or time.perf_counter() > self.deadline
 
     def nearest_on_path(self, path: list[tuple[int, ...]], solution: Grid) -> tuple[int, ...]:
-        """The point of a dig path nearest the target, by bisection (the measure rises along the path)."""
+        """The point of a dig path nearest the target, by bisection (the measure rises along the path).
+
+        Once a hit is found the bisection goes on towards the start of the path, so a target is met by the fullest
+        puzzle the dig passes through; that hit becomes the search's answer.
+        """
         low, high = 0, len(path) - 1
         last = self.measure(path[high], solution)
-        if self.hit(last):
-            return self.earliest_hit(path, low, high, solution)
-        if last.exact and last.value < self.target:
+        hit = high if self.hit(last) else None
+        if hit is None and last.exact and last.value < self.target:
             return path[high]
-        while high - low > 1 and not self.done:
-            middle = (low + high) // 2
-            found = self.measure(path[middle], solution)
-            if self.hit(found):
-                return self.earliest_hit(path, low, middle, solution)
-            if found.exact and found.value < self.target:
-                low = middle
-            else:
-                high = middle
-        ends = [path[low], path[high]]
-        return min(ends, key=lambda values: self.cost(self.measure(values, solution)))
-
-    def earliest_hit(self, path: list[tuple[int, ...]], low: int, high: int, solution: Grid) -> tuple[int, ...]:
-        """The hit with the most givens between path[low] (below the target) and path[high] (a hit), by bisection;
-        it becomes the search's answer, so a target is met by the fullest puzzle the dig passes through."""
         while high - low > 1 and time.perf_counter() <= self.deadline:
             middle = (low + high) // 2
             found = self.measure(path[middle], solution)
             if self.hit(found):
-                high = middle
+                hit = high = middle
             elif found.exact and found.value < self.target:
                 low = middle
+            elif hit is not None:
+                break  # above the target past a hit: the measure does not rise here, keep the hit in hand
             else:
-                break
-        found = self.measure(path[high], solution)
-        self.best = (self.cost(found), path[high], solution, found)
-        return path[high]
+                high = middle
+        if hit is not None:
+            found = self.measure(path[hit], solution)
+            self.best = (self.cost(found), path[hit], solution, found)
+            return path[hit]
+        ends = [path[low], path[high]]
+        return min(ends, key=lambda values: self.cost(self.measure(values, solution)))
 
     def climb(
         self, start: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool, minimal: bool
