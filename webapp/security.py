@@ -8,12 +8,12 @@ session cookie Secure, for a deployment behind HTTPS.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask, Response
 
 from . import assets
+from .pool import setting_from_env
 
 CONTENT_SECURITY_POLICY = "; ".join((
     "default-src 'self'",
@@ -30,12 +30,12 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
 }
-ON_WORDS = ("1", "true", "yes", "on")
 
 
 def settings() -> dict[str, Any]:
-    """The session cookie's flags: HttpOnly, SameSite=Lax, and Secure when ``SUDOKU_SECURE_COOKIES`` is on."""
-    secure = os.environ.get("SUDOKU_SECURE_COOKIES", "").strip().lower() in ON_WORDS
+    """The session cookie's flags: HttpOnly, SameSite=Lax, and Secure when ``SUDOKU_SECURE_COOKIES`` is on (read
+    as the bank's switches are, ``pool.setting_from_env``)."""
+    secure = setting_from_env("SECURE_COOKIES", False)
     return {"SESSION_COOKIE_HTTPONLY": True, "SESSION_COOKIE_SAMESITE": "Lax", "SESSION_COOKIE_SECURE": secure}
 
 
