@@ -1,4 +1,5 @@
 # make run | make test | make bench | make lint | make check-corpus -- each creates .venv and installs what it needs.
+# make test PYTEST_ARGS="tests/web -x" passes arguments on to pytest.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,6 +8,7 @@ PORT ?= 8000
 WORKERS ?= 2
 BANK_MIN ?= 400
 BANK_JOBS ?= 2
+SERVICES := bash scripts/services.sh
 
 .PHONY: run test check-corpus bench lint chromium clean
 
@@ -38,8 +40,16 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check sudoku_engine webapp tests benchmarks
 	$(BIN)/mypy
 
+# The tests run against throwaway PostgreSQL and Redis servers (scripts/services.sh), stopped however pytest ends.
 test: $(VENV)/.test-installed chromium lint
-	$(BIN)/python -m pytest -n 2
+	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/sudoku-services.XXXXXX"); \
+	trap '$(SERVICES) stop "$$dir"; exit 130' INT TERM HUP; \
+	$(SERVICES) start "$$dir" || { $(SERVICES) stop "$$dir"; exit 1; }; \
+	status=0; \
+	env $$($(SERVICES) env "$$dir") SUDOKU_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n 2 $(PYTEST_ARGS) \
+		|| status=$$?; \
+	$(SERVICES) stop "$$dir"; \
+	exit $$status
 
 check-corpus: $(VENV)/.test-installed
 	SUDOKU_CORPUS_SAMPLE=full $(BIN)/python -m pytest -n 2 tests/test_logic.py

@@ -1,8 +1,14 @@
-"""Shared fixtures: puzzles (from the corpora or generated) and migrated web apps on temp databases."""
+"""Shared fixtures: puzzles (from the corpora or generated) and migrated web apps on temp databases.
+
+The web tests (tests/web) that build apps run twice, on SQLite and on PostgreSQL (the ``database`` parameter), unless
+marked ``sqlite_only``; the PostgreSQL runs need the server ``make test`` starts (tests/services.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +16,10 @@ import pytest
 from corpus_data import corpus_file, read_puzzles
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from web_support import csrf_header_of, new_app
+from services import postgres_url
+from web_support import DATABASES, PostgresDatabases, app_on, csrf_header_of
 
 from sudoku_engine.generate import Generated, generate_puzzle
-from webapp import db
 
 
 @pytest.fixture(scope="session")
@@ -28,19 +34,48 @@ def generated() -> Generated:
     return generate_puzzle(seed=20240601, givens=36)
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run the web tests that use a database on SQLite and on PostgreSQL (``sqlite_only`` ones on SQLite)."""
+    if "database" not in metafunc.fixturenames or metafunc.definition.path.parent.name != "web":
+        return
+    if metafunc.definition.get_closest_marker("sqlite_only") is None:
+        metafunc.parametrize("database", DATABASES, indirect=True)
+
+
+@pytest.fixture(scope="module")
+def database(request: pytest.FixtureRequest) -> str:
+    """The database the test's apps run on: sqlite (the default) or postgresql."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def postgres_databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresDatabases]:
+    """Fresh databases on the test PostgreSQL server (skipped without it, failed when the services are required)."""
+    databases = PostgresDatabases(postgres_url(), tmp_path_factory.mktemp("postgres-template"))
+    yield databases
+    databases.close()
+
+
+@pytest.fixture(scope="module")
+def postgres(database: str, request: pytest.FixtureRequest) -> PostgresDatabases | None:
+    """The PostgreSQL databases when the test runs on PostgreSQL, else None."""
+    if database == "postgresql":
+        databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
+        return databases
+    return None
+
+
 @pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
-    """Build migrated apps in a temp folder; their engines are disposed after the test."""
-    apps: list[Flask] = []
+def make_app(tmp_path: Path, postgres: PostgresDatabases | None) -> Iterator[Callable[..., Flask]]:
+    """Build migrated apps in a temp folder, each on a fresh database of the test's kind; their engines are disposed
+    (and PostgreSQL databases dropped) after the test."""
+    with ExitStack() as stack:
+        numbers = count()
 
-    def factory(**config: Any) -> Flask:
-        app = new_app(tmp_path / f"instance{len(apps)}", **config)
-        apps.append(app)
-        return app
+        def factory(**config: Any) -> Flask:
+            return stack.enter_context(app_on(tmp_path / f"instance{next(numbers)}", postgres, **config))
 
-    yield factory
-    for app in apps:
-        db.dispose(app)
+        yield factory
 
 
 @pytest.fixture

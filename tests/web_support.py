@@ -1,17 +1,25 @@
-"""Test apps for web and browser tests: a migrated app on a fresh SQLite file, loading the vendored htmx."""
+"""Test apps for web and browser tests: a migrated app on a fresh SQLite file or PostgreSQL database, loading the
+vendored htmx."""
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.pool import NullPool
 
 from webapp import create_app, db
 
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+DATABASES = ("sqlite", "postgresql")
 
 
 def new_app(instance: Path, **config: Any) -> Flask:
@@ -32,6 +40,75 @@ def new_app(instance: Path, **config: Any) -> Flask:
     app = create_app(settings)
     db.upgrade(app)
     return app
+
+
+class PostgresDatabases:
+    """Fresh databases on the test PostgreSQL server, each a copy of one template this process migrates once."""
+
+    def __init__(self, server_url: str, scratch: Path) -> None:
+        self.server = make_url(server_url)
+        self.scratch = scratch
+        self.admin = create_engine(self.server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        self.template: str | None = None
+
+    def url(self, name: str) -> str:
+        """The URL of the database ``name`` on the server."""
+        return self.server.set(database=name).render_as_string(hide_password=False)
+
+    def run(self, sql: str) -> None:
+        """Run one statement outside a transaction (CREATE and DROP DATABASE need that)."""
+        with self.admin.connect() as connection:
+            connection.execute(text(sql))
+
+    def migrated_template(self) -> str:
+        """The name of this process's template database, created and migrated on first use."""
+        if self.template is None:
+            name = unique_name("sudoku_template")
+            self.run(f'CREATE DATABASE "{name}" TEMPLATE template0 ENCODING \'UTF8\'')
+            app = create_app({"TESTING": True, "INSTANCE_PATH": str(self.scratch), "SECRET_KEY": "template",
+                              "DATABASE_URL": self.url(name), "POOL_REFILL": False})
+            db.upgrade(app)
+            db.dispose(app)
+            self.template = name
+        return self.template
+
+    def create(self) -> str:
+        """A new migrated database (a copy of the template); its URL."""
+        name = unique_name("sudoku_test")
+        self.run(f'CREATE DATABASE "{name}" TEMPLATE "{self.migrated_template()}"')
+        return self.url(name)
+
+    def drop(self, url: str) -> None:
+        """Drop a database made by ``create``, closing any connection still open on it."""
+        self.run(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+
+    def close(self) -> None:
+        """Drop the template and close the server connection."""
+        if self.template is not None:
+            self.drop(self.url(self.template))
+            self.template = None
+        self.admin.dispose()
+
+
+def unique_name(prefix: str) -> str:
+    """A database name no other test process or test uses."""
+    return f"{prefix}_{os.getpid()}_{secrets.token_hex(4)}"
+
+
+@contextmanager
+def app_on(instance: Path, postgres: PostgresDatabases | None, **config: Any) -> Iterator[Flask]:
+    """A migrated test app (``new_app``) on a fresh PostgreSQL database when ``postgres`` is given, else on SQLite;
+    its engine is disposed and its PostgreSQL database dropped afterwards."""
+    url = postgres.create() if postgres is not None and "DATABASE_URL" not in config else None
+    try:
+        app = new_app(instance, **({"DATABASE_URL": url} if url else {}), **config)
+        try:
+            yield app
+        finally:
+            db.dispose(app)
+    finally:
+        if url is not None and postgres is not None:
+            postgres.drop(url)
 
 
 def csrf_token_of(page: str) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, g
-from sqlalchemy import CursorResult, Engine, Insert, Update, create_engine, event, make_url
+from sqlalchemy import URL, CursorResult, Engine, Insert, Update, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 EXTENSION = "sudoku_db"
+PLAIN_POSTGRES = ("postgresql", "postgres")  # driver names that leave SQLAlchemy to pick psycopg2
 
 
 @dataclass(frozen=True)
@@ -34,10 +36,18 @@ def init_app(app: Flask) -> None:
 
 def open_database(url: str) -> Database:
     """An engine on ``url`` (SQLite with the pragmas below) and its session factory."""
-    engine = create_engine(url)
+    engine = create_engine(engine_url(url))
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return Database(engine, sessionmaker(engine, expire_on_commit=False))
+
+
+def engine_url(url: str) -> URL:
+    """``url`` parsed; a plain ``postgresql://`` (or ``postgres://``) URL goes to psycopg 3 when it is installed."""
+    parsed = make_url(url)
+    if parsed.drivername in PLAIN_POSTGRES and importlib.util.find_spec("psycopg") is not None:
+        return parsed.set(drivername="postgresql+psycopg")
+    return parsed
 
 
 def _sqlite_pragmas(connection: sqlite3.Connection, _record: Any) -> None:
@@ -76,10 +86,15 @@ def close_session(_exc: BaseException | None = None) -> None:
 
 
 def changed_rows(session: Session, statement: Update | Insert) -> int:
-    """Run an UPDATE or INSERT and return how many rows it changed."""
+    """Run an UPDATE or INSERT and return how many rows it changed (the rows returned, for one with RETURNING).
+
+    PostgreSQL's driver reports -1 as the row count of an INSERT that returns rows, and SQLAlchemy adds RETURNING
+    of the primary key to single-row INSERTs there, so an INSERT is best given its own RETURNING and counted so.
+    """
     result = session.execute(statement)
-    assert isinstance(result, CursorResult)
-    return result.rowcount
+    if isinstance(result, CursorResult) and not result.returns_rows:
+        return result.rowcount
+    return len(result.all())
 
 
 def dispose(app: Flask) -> None:
@@ -89,7 +104,7 @@ def dispose(app: Flask) -> None:
 
 def display_url(app: Flask) -> str:
     """The database URL with any password hidden."""
-    return make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
+    return engine_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
 
 
 def schema_problem(app: Flask) -> str | None:

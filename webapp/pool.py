@@ -147,13 +147,16 @@ def rated_record(values: Sequence[int]) -> BankRecord:
     return record_of(values, solution.values, rating, "import")
 
 
+INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}  # the INSERTs that know ON CONFLICT
+
+
 def _insert_new(session: Session, row: dict[str, Any]) -> Insert:
-    """An INSERT of one row that does nothing when the puzzle is already in the bank (SQLite or PostgreSQL)."""
+    """An INSERT of one row that does nothing when the puzzle is already in the bank (SQLite or PostgreSQL); it
+    returns the new row's id, so the rows returned count the rows added on both."""
     dialect = session.get_bind().dialect.name
-    if dialect == "sqlite":
-        return sqlite.insert(BankPuzzle).values(row).on_conflict_do_nothing(index_elements=["puzzle"])
-    if dialect == "postgresql":
-        return postgresql.insert(BankPuzzle).values(row).on_conflict_do_nothing(index_elements=["puzzle"])
+    if dialect in INSERTS:
+        insert = INSERTS[dialect](BankPuzzle).values(row).on_conflict_do_nothing(index_elements=["puzzle"])
+        return insert.returning(BankPuzzle.id)
     raise NotImplementedError(f"the puzzle bank runs on SQLite or PostgreSQL, not {dialect}")
 
 

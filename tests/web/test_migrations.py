@@ -9,7 +9,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 from flask.testing import FlaskCliRunner
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, make_url, text
+from web_support import PostgresDatabases
 
 from webapp import create_app, db
 from webapp.models import Base
@@ -36,7 +37,8 @@ def test_migration_creates_tables_and_index(app: Flask) -> None:
 
 def test_bank_table_indexes_d_and_keeps_puzzles_unique(app: Flask) -> None:
     inspector = inspect(db.engine_of(app))
-    indexes = {index["name"]: index["column_names"] for index in inspector.get_indexes("bank")}
+    # PostgreSQL lists the index behind the unique constraint as well; it is checked as the constraint below.
+    indexes = {i["name"]: i["column_names"] for i in inspector.get_indexes("bank") if "duplicates_constraint" not in i}
     assert indexes == {"ix_bank_d": ["d"], "ix_bank_used_d": ["used", "d"]}
     uniques = inspector.get_unique_constraints("bank")
     assert [(u["name"], u["column_names"]) for u in uniques] == [("uq_bank_puzzle", ["puzzle"])]
@@ -124,3 +126,20 @@ def test_init_db_creates_folder_of_sqlite_file(tmp_path: Path) -> None:
         assert target.is_file()
     finally:
         db.dispose(app)
+
+
+def test_a_plain_postgresql_url_runs_on_psycopg_3(tmp_path: Path, postgres_databases: PostgresDatabases) -> None:
+    """``postgresql://`` names no driver (SQLAlchemy would look for psycopg2): the app uses psycopg 3."""
+    url = postgres_databases.create()
+    plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    assert plain.startswith("postgresql://")
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "k", "DATABASE_URL": plain})
+    try:
+        assert db.engine_of(app).dialect.driver == "psycopg"
+        result = app.test_cli_runner().invoke(args=["init-db"])
+        assert result.exit_code == 0, result.output
+        assert "postgresql+psycopg://" in result.output and "***" in result.output  # the password hidden
+        assert {"games", "events", "bank"} <= table_names(app)
+    finally:
+        db.dispose(app)
+        postgres_databases.drop(url)
