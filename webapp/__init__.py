@@ -13,7 +13,7 @@ from flask import Flask, Response, abort, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
-from . import assets, db, errors, limits, pool, research, security
+from . import assets, db, errors, limits, pool, research, security, validation
 from .play import bp as play_bp
 from .pool_cli import pool_cli
 from .study import bp as study_bp
@@ -36,6 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(_settings(app.instance_path, config))
     if app.config["HTMX_SOURCE"] not in assets.HTMX_SOURCES:
         raise ValueError(f"HTMX_SOURCE must be one of {assets.HTMX_SOURCES}, not {app.config['HTMX_SOURCE']!r}")
+    validation.init_app(app)  # first: its converter bounds the routes added below
     db.init_app(app)
     pool.init_app(app)
     csrf.init_app(app)

@@ -11,6 +11,7 @@ from werkzeug.security import generate_password_hash
 
 from ..db import get_session, sessions_of
 from ..models import Study, User
+from ..validation import INTEGER_COLUMN_MAX
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 login_manager = LoginManager()
@@ -55,7 +56,7 @@ def create_user(email: str, password: str) -> None:
 
 
 @study_cli.command("report")
-@click.argument("study_id", type=int)
+@click.argument("study_id", type=click.IntRange(1, INTEGER_COLUMN_MAX))
 def report_command(study_id: int) -> None:
     """Print a study's validation report: puzzles, ratings against mean log time, the model, Table II."""
     from .. import report
