@@ -306,29 +306,36 @@ def participants(app: Flask) -> list[str]:
         return list(db.get_session().scalars(select(Participant.public_id)))
 
 
+ROUNDS, AT_ONCE = 25, 4
+
+
 def test_concurrent_arrivals_fill_the_square_evenly(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
-    study_id = create(researcher, puzzles)  # 4 puzzles: a Williams square of 4 rows
+    """Rounds of 4 people arriving at the same moment: after every round each row of the square (4 puzzles: a
+    Williams square of 4 rows) has one more participant, and the arrivals are numbered without gaps."""
+    study_id = create(researcher, puzzles)
     entry = f"/s/{public_id(app, study_id)}"
-    barrier = threading.Barrier(8)
-    statuses: list[int] = []
+    barrier = threading.Barrier(AT_ONCE, timeout=120)  # a thread that fails before it arrives cannot hang the rest
 
-    def arrive(label: int) -> None:
+    def arrive(label: str, statuses: list[int]) -> None:
         client = app.test_client()
         barrier.wait()
-        statuses.append(client.get(f"{entry}?participant_label=c{label}").status_code)
+        statuses.append(client.get(f"{entry}?participant_label={label}").status_code)
 
-    threads = [threading.Thread(target=arrive, args=(i,)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert statuses == [303] * 8
-    with app.app_context():
-        rows = list(db.get_session().scalars(select(Participant.latin_row)))
-        arrivals = sorted(db.get_session().scalars(select(Participant.arrival)))
-    assert arrivals == list(range(1, 9)) and Counter(rows) == {0: 2, 1: 2, 2: 2, 3: 2}
+    for round_number in range(1, ROUNDS + 1):
+        statuses: list[int] = []
+        threads = [threading.Thread(target=arrive, args=(f"r{round_number}c{i}", statuses)) for i in range(AT_ONCE)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert statuses == [303] * AT_ONCE
+        with app.app_context():
+            rows = Counter(db.get_session().scalars(select(Participant.latin_row)))
+            arrivals = sorted(db.get_session().scalars(select(Participant.arrival)))
+        assert arrivals == list(range(1, AT_ONCE * round_number + 1)), f"round {round_number}"
+        assert rows == {row: round_number for row in range(4)}, f"round {round_number}: {rows}"
 
 
 def test_time_limit_ends_a_puzzle(
