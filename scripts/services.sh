@@ -187,6 +187,7 @@ stop() {
 
 [ $# -eq 2 ] || usage
 dir=$(realpath -m "$2")
+case "$dir" in *[[:space:]]*) die "DIR must not contain spaces (the servers take it on their command lines): $dir" ;; esac
 case "$1" in
 start) start "$dir" ;;
 stop) stop "$dir" ;;
