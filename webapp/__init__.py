@@ -18,7 +18,8 @@ from .play import bp as play_bp
 from .pool_cli import pool_cli
 from .study import bp as study_bp
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent
 csrf = CSRFProtect()
 SCHEMA_CHECKED = "sudoku_schema_checked"  # app.extensions key: the database was found at the head revision
 
@@ -29,8 +30,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=config.pop("INSTANCE_PATH", None),
-        template_folder=str(REPO_ROOT / "templates"),
-        static_folder=str(REPO_ROOT / "static"),
+        template_folder=str(asset_folder("templates")),
+        static_folder=str(asset_folder("static")),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(_settings(app.instance_path, config))
@@ -52,6 +53,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     security.init_app(app)
     return app
+
+
+def asset_folder(name: str) -> Path:
+    """The ``templates`` or ``static`` folder: inside the installed package (a wheel ships it there), else at the top
+    of the source tree (a checkout or an editable install)."""
+    installed = PACKAGE_DIR / name
+    return installed if installed.is_dir() else REPO_ROOT / name
 
 
 def _require_schema() -> None:
