@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
+from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
@@ -406,3 +407,31 @@ def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_pa
     assert len(play_through(app, client, entry)) == 1
     done = client.get(entry.split("?")[0] + "/go")
     assert done.status_code == 200 and "Location" not in done.headers
+
+
+def upload(client: FlaskClient, content: bytes) -> TestResponse:
+    """Post the new-study form with ``content`` as the uploaded puzzle file (no pasted puzzles)."""
+    data = {"name": "Uploaded", "puzzles": "", "order_scheme": "fixed", "puzzle_file": (io.BytesIO(content), "p.txt"),
+            "csrf_token": form_token(client, "/research/studies/new")}
+    return client.post("/research/studies/new", data=data, content_type="multipart/form-data")
+
+
+def test_an_uploaded_puzzle_file_may_start_with_a_byte_order_mark(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """A file saved by an editor that writes a UTF-8 byte order mark and Windows line ends."""
+    content = "\ufeff".encode() + "".join(f"{p}\r\n" for p, _s in puzzles[:2]).encode()
+    response = upload(researcher, content)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    with app.app_context():
+        rows = list(db.get_session().scalars(select(StudyPuzzle).order_by(StudyPuzzle.position)))
+        assert [(r.puzzle, r.solution) for r in rows] == puzzles[:2]
+
+
+def test_an_uploaded_file_that_is_not_utf8_is_400_and_nothing_is_stored(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    response = upload(researcher, puzzles[0][0].encode("utf-16"))  # UTF-16 with its own byte order mark
+    assert response.status_code == 400 and "The puzzle file is not UTF-8 text." in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.get_session().scalar(select(func.count()).select_from(Study)) == 0
