@@ -80,7 +80,7 @@ def test_the_wheel_holds_every_tracked_file_where_the_app_looks(wheel: Path) -> 
 
 def app_environment(installed: Path, workdir: Path) -> dict[str, str]:
     """The environment of the installed app: its folder first on the path, a database and settings in ``workdir``."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("SUDOKU_", "PYTHON"))}
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("SUDOKU_", "PYTHON", "RATELIMIT_"))}
     env.update({
         "PYTHONPATH": str(installed),
         "DATABASE_URL": f"sqlite:///{workdir / 'app.db'}",
