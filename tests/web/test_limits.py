@@ -128,3 +128,28 @@ def test_an_unknown_email_costs_the_same_hash_check_as_a_known_one(make_app, mon
         response = client.post("/research/login", data={"email": email, "password": "wrong"}, headers=headers)
         assert response.status_code == 401
     assert len(checked) == 2 and checked[0] == checked[1]  # the same method and cost parameters
+
+
+def test_failed_log_ins_for_one_account_are_limited_across_addresses(make_app):
+    """Wrong passwords for one email from many addresses use up that account's limit (then 429 from a fresh
+    address, even with the right password); an unknown email is counted the same way; other accounts and the
+    log-in page stay open."""
+    app = make_app(LIMIT_LOGIN="100 per minute", LIMIT_LOGIN_ACCOUNT="3 per hour")
+    assert create_researcher(app) == 0
+    client = app.test_client()
+    headers = csrf_header_of(client)
+
+    def log_in(email, password, address):
+        return client.post("/research/login", data={"email": email, "password": password}, headers=headers,
+                           environ_base={"REMOTE_ADDR": address})
+
+    for number, email in enumerate(("r@example.org", " R@Example.org ", "r@example.org")):
+        assert log_in(email, "wrong", f"192.0.2.{number + 1}").status_code == 401
+    refused = log_in("r@example.org", "right-pw", "198.51.100.7")
+    assert refused.status_code == 429
+    assert "Too many failed log-ins for this account: at most 3 per hour" in refused.get_data(as_text=True)
+    for number in range(3):
+        assert log_in("nobody@example.org", "wrong", f"203.0.113.{number + 1}").status_code == 401
+    assert log_in("nobody@example.org", "wrong", "203.0.113.99").status_code == 429
+    assert log_in("other@example.org", "wrong", "198.51.100.7").status_code == 401  # another account is not held
+    assert client.get("/research/login", environ_base={"REMOTE_ADDR": "198.51.100.7"}).status_code == 200
