@@ -6,8 +6,10 @@ failed researcher log-ins (password guessing), where only wrong passwords count:
 Flask-Limiter counts per client address (per game for hints, so a class behind one address is not one player).
 Only answers below 400 count: bad input costs nothing and is answered as before. A client over a limit gets 429
 with a message and ``Retry-After``. The counts live in each worker's memory by default (``make run``'s two workers
-each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379``) shares them between workers and
-hosts. ``RATELIMIT_ENABLED`` false switches the limits off (load benchmarks that play many games from one address).
+each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379/0``, with the ``redis`` extra
+installed) shares them between workers and hosts. While that store cannot be reached, each worker counts in its own
+memory again (and logs it) rather than failing the request. ``RATELIMIT_ENABLED`` false switches the limits off
+(load benchmarks that play many games from one address).
 The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT``, ``LIMIT_LOGIN`` and
 ``LIMIT_LOGIN_ACCOUNT`` (factory config, else environment ``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
 """
@@ -52,6 +54,7 @@ def settings() -> dict[str, Any]:
     if enabled:
         found["RATELIMIT_ENABLED"] = enabled not in ("0", "false", "no", "off")
     found["RATELIMIT_STORAGE_URI"] = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
+    found["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"] = True
     return found
 
 
