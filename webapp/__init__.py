@@ -22,6 +22,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
 csrf = CSRFProtect()
 SCHEMA_CHECKED = "sudoku_schema_checked"  # app.extensions key: the database was found at the head revision
+MIGRATED_FROM = "sudoku_migrated_from"  # app.extensions key: the revision a migration at start found (None: fresh)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -38,6 +39,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["HTMX_SOURCE"] not in assets.HTMX_SOURCES:
         raise ValueError(f"HTMX_SOURCE must be one of {assets.HTMX_SOURCES}, not {app.config['HTMX_SOURCE']!r}")
     db.init_app(app)
+    if app.config["MIGRATE_AT_START"]:
+        _migrate(app)
     pool.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
@@ -74,6 +77,16 @@ def _require_schema() -> None:
     current_app.extensions[SCHEMA_CHECKED] = True
 
 
+def _migrate(app: Flask) -> None:
+    """Bring the database to the schema this version knows, under the migration lock, before serving."""
+    found = db.upgrade_under_lock(app)
+    app.extensions[MIGRATED_FROM] = found
+    app.extensions[SCHEMA_CHECKED] = True
+    if found != db.head_revision():
+        app.logger.warning("migrated the database %s from %s to the latest schema", db.display_url(app),
+                           found or "no schema")
+
+
 def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the environment, then with ``config``."""
     settings: dict[str, Any] = {
@@ -81,6 +94,9 @@ def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
         **security.settings(),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
         "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
+        # Bring the database to the latest schema when the app starts (under a lock), instead of answering 503
+        # until `flask --app webapp init-db` has run.
+        "MIGRATE_AT_START": pool.setting_from_env("MIGRATE_AT_START", False),
         # The largest request body read (an uploaded puzzle file is at most 200 kB); a larger one is refused with
         # 413 before it is read.
         "MAX_CONTENT_LENGTH": 1_000_000,

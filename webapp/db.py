@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, g
-from sqlalchemy import CursorResult, Engine, Insert, Update, create_engine, event, make_url
+from sqlalchemy import Connection, CursorResult, Engine, Insert, Update, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -16,6 +19,8 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 EXTENSION = "sudoku_db"
+# The PostgreSQL advisory lock held while a starting server migrates (any number the app uses for nothing else).
+MIGRATION_LOCK_KEY = 5_118_202_407
 
 
 @dataclass(frozen=True)
@@ -95,15 +100,22 @@ def display_url(app: Flask) -> str:
 def schema_problem(app: Flask) -> str | None:
     """None when the app's database is at the migrations' head; else one line for the operator saying what to run."""
     from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
 
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = head_revision()
     with engine_of(app).connect() as connection:
         current = MigrationContext.configure(connection).get_current_revision()
     if current == head:
         return None
     state = "has no schema yet" if current is None else f"is at schema revision {current}, this version needs {head}"
-    return f"the database {display_url(app)} {state}: run `flask --app webapp init-db`"
+    return (f"the database {display_url(app)} {state}: run `flask --app webapp init-db` "
+            "(or start the server with SUDOKU_MIGRATE_AT_START=on)")
+
+
+def head_revision() -> str | None:
+    """The newest revision of the migrations: the schema this version knows."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def alembic_config() -> Config:
@@ -118,13 +130,56 @@ def alembic_config() -> Config:
 
 def upgrade(app: Flask, revision: str = "head") -> None:
     """Bring the app's database to ``revision``; running it again changes nothing."""
+    _ensure_sqlite_folder(app.config["DATABASE_URL"])
+    with engine_of(app).begin() as connection:
+        _upgrade_on(connection, revision)
+
+
+def _upgrade_on(connection: Connection, revision: str) -> None:
+    """Run the migrations up to ``revision`` on an open connection."""
     from alembic import command
 
-    _ensure_sqlite_folder(app.config["DATABASE_URL"])
     config = alembic_config()
-    with engine_of(app).begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def upgrade_under_lock(app: Flask) -> str | None:
+    """Bring the app's database to the head revision while holding a lock that every starting server takes
+    (workers or hosts starting together migrate one after the other); the revision found, None on a fresh one."""
+    from alembic.runtime.migration import MigrationContext
+
+    _ensure_sqlite_folder(app.config["DATABASE_URL"])
+    engine = engine_of(app)
+    with migration_lock(engine), engine.begin() as connection:
+        found = MigrationContext.configure(connection).get_current_revision()
+        _upgrade_on(connection, "head")
+    return found
+
+
+@contextlib.contextmanager
+def migration_lock(engine: Engine) -> Iterator[None]:
+    """Hold the migration lock: a PostgreSQL advisory lock, or an exclusive lock on a file beside a SQLite
+    database; other databases (and SQLite in memory) get none."""
+    url = engine.url
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as holder:
+            holder.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            holder.commit()
+            try:
+                yield
+            finally:
+                holder.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
+                holder.commit()
+    elif engine.dialect.name == "sqlite" and url.database not in (None, "", ":memory:"):
+        with open(f"{url.database}.migrate-lock", "a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+    else:
+        yield
 
 
 def downgrade(app: Flask, revision: str) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import socket
 import sqlite3
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
-from services import postgres_url
+from services import admin_dsn, fresh_postgres_database
 from sqlalchemy import make_url
 from web_support import csrf_header_of
 
@@ -93,19 +92,9 @@ def test_a_postgresql_server_that_is_down_answers_503(tmp_path: Path, caplog: py
 
 @pytest.fixture
 def postgres_database() -> Iterator[str]:
-    """A fresh database on the test PostgreSQL server, dropped afterwards; its URL."""
-    import psycopg
-
-    server = make_url(postgres_url())
-    name = f"sudoku_faults_{uuid.uuid4().hex[:12]}"
-    plain = server.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(plain, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield server.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(plain, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A fresh database on the test PostgreSQL server; its URL."""
+    with fresh_postgres_database("sudoku_faults") as url:
+        yield url
 
 
 def test_cut_postgresql_connections_answer_503_then_reconnect(
@@ -120,8 +109,7 @@ def test_cut_postgresql_connections_answer_503_then_reconnect(
     client = app.test_client()
     assert client.get(f"/g/{game_id}").status_code == 200
     name = make_url(postgres_database).database
-    admin_url = make_url(postgres_url()).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin_url, autocommit=True) as admin:
+    with psycopg.connect(admin_dsn(), autocommit=True) as admin:
         cut = admin.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s", (name,)
         ).fetchone()
