@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import Connection, CursorResult, Engine, Insert, Update, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -31,10 +31,32 @@ class Database:
     sessions: sessionmaker[Session]
 
 
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+READS = ("GET", "HEAD", "OPTIONS")
+
+
+class WriteOnRead(RuntimeError):
+    """A GET (or HEAD) request tried to change the database."""
+
+
 def init_app(app: Flask) -> None:
-    """Create the app's engine and session factory and close each request's session at teardown."""
+    """Create the app's engine and session factory and close each request's session at teardown; with
+    ``READ_ONLY_GETS`` (on in debug and testing) a GET that writes fails loudly."""
     app.extensions[EXTENSION] = open_database(app.config["DATABASE_URL"])
     app.teardown_appcontext(close_session)
+    if app.config.get("READ_ONLY_GETS", app.debug or app.testing):
+        event.listen(engine_of(app), "before_cursor_execute", refuse_write_on_read)
+
+
+def is_write_on_read(statement: str) -> bool:
+    """True when ``statement`` changes rows and runs for a GET, HEAD or OPTIONS request."""
+    return has_request_context() and request.method in READS and statement.lstrip().upper().startswith(WRITES)
+
+
+def refuse_write_on_read(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    """Raise WriteOnRead for a statement that changes rows during a GET request (pages never write)."""
+    if is_write_on_read(statement):
+        raise WriteOnRead(f"{request.method} {request.path} tried to change the database: {statement.split()[0]}")
 
 
 def open_database(url: str) -> Database:

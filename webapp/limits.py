@@ -98,8 +98,8 @@ def init_app(app: Flask) -> Limiter:
     for endpoint, setting, what, key, failures in LIMITED:
         limit = checked(setting, app.config[setting])
         message = f"Too many {what}: at most {limit}. Please wait a little and try again."
-        # Failed log-ins are checked on posts only: the log-in page itself stays open to everyone.
-        wrap = limiter.shared_limit(limit, setting, key_func=KEYS[key], methods=["POST"] if failures else None,
+        # Posts only: the work is done by posts, and the pages before them (log-in, a puzzle link's) stay open.
+        wrap = limiter.shared_limit(limit, setting, key_func=KEYS[key], methods=["POST"],
                                     deduct_when=refused if failures else counted, error_message=message)
         app.view_functions[endpoint] = cast(Any, wrap(app.view_functions[endpoint]))
     app.extensions["sudoku_limiter"] = limiter  # the wrapped views hold it only weakly

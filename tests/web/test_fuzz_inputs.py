@@ -33,7 +33,7 @@ def session_client(fuzz_app: Flask) -> tuple[FlaskClient, dict[str, str], str]:
     """A client with its CSRF headers and one open game."""
     client = fuzz_app.test_client()
     headers = {**csrf_header_of(client), "HX-Request": "true"}
-    location = client.get(f"/p/{EULER_01}").headers["Location"]
+    location = client.post(f"/p/{EULER_01}", headers=headers).headers["Location"]
     return client, headers, location.rsplit("/", 1)[-1]
 
 
@@ -57,8 +57,10 @@ def test_new_puzzle_with_any_slider_text(session_client, slider):
 @settings(max_examples=80, deadline=None)
 @given(puzzle=st.one_of(ANY_TEXT, PUZZLE_LIKE))
 def test_puzzle_links_with_any_text(session_client, puzzle):
-    client, _, _ = session_client
+    client, headers, _ = session_client
     response = client.get("/p/" + quote(puzzle, safe=""))
+    assert_clear(response.status_code, response.get_data(as_text=True))
+    response = client.post("/p/" + quote(puzzle, safe=""), headers=headers)
     assert_clear(response.status_code, response.get_data(as_text=True))
 
 

@@ -40,9 +40,12 @@ def test_bad_input_does_not_use_up_the_limit(make_app):
 
 def test_puzzle_links_are_limited(make_app):
     client = make_app(LIMIT_PUZZLE_LINK="1 per minute").test_client()
-    assert client.get(f"/p/{'1' * 81}").status_code == 400  # refused input is answered, not counted
-    assert client.get(f"/p/{EULER_01}").status_code == 303
-    refused = client.get(f"/p/{EULER_01}")
+    headers = csrf_header_of(client)
+    assert client.post(f"/p/{'1' * 81}", headers=headers).status_code == 400  # refused input is not counted
+    for _page in range(2):
+        assert client.get(f"/p/{EULER_01}").status_code == 200  # the link's page is not counted either
+    assert client.post(f"/p/{EULER_01}", headers=headers).status_code == 303
+    refused = client.post(f"/p/{EULER_01}", headers=headers)
     assert refused.status_code == 429 and "Too many puzzle links opened" in refused.get_data(as_text=True)
 
 
