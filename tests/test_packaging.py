@@ -4,12 +4,15 @@ of the packages, templates and static files, and gunicorn serves every kind of p
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
+import re
 import shutil
 import socket
 import subprocess
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -146,24 +149,35 @@ def test_the_installed_package_is_the_one_imported(served: tuple[str, Path, dict
     ("path", "marker"),
     [
         ("/", "<h1>New puzzle</h1>"),
-        (f"/p/{EULER_01}", '<section id="game"'),
+        (f"/p/{EULER_01}", "data-autostart"),
         ("/research/login", "<h1>Researcher login</h1>"),
         ("/no-such-page", "<h1>Not found</h1>"),
     ],
 )
 def test_the_installed_app_renders_its_pages(served: tuple[str, Path, dict[str, str]], path: str, marker: str) -> None:
     url = served[0]
-    status, final, body = fetch(url + path)
+    status, _final, body = fetch(url + path)
     page = body.decode()
     assert status == (404 if path == "/no-such-page" else 200), page
     assert marker in page
     assert f'<script src="/static/{assets.HTMX_VENDOR_PATH}"></script>' in page  # the base template and its include
-    if path.startswith("/p/"):
-        assert "/g/" in final
+
+
+def test_the_installed_app_opens_a_game_from_a_puzzle_link(served: tuple[str, Path, dict[str, str]]) -> None:
+    """The link's page, then the post its script sends (with the session cookie and the form's CSRF token), lead to
+    the game page."""
+    link = f"{served[0]}/p/{EULER_01}"
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with browser.open(link, timeout=WAIT_S) as response:
+        token = re.search(r'name="csrf_token" value="([^"]+)"', response.read().decode())
+    assert token is not None
+    form = urllib.parse.urlencode({"csrf_token": token.group(1)}).encode()
+    with browser.open(link, data=form, timeout=WAIT_S) as response:
+        assert "/g/" in response.geturl() and '<section id="game"' in response.read().decode()
 
 
 @pytest.mark.parametrize(
-    "name", ["css/app.css", "js/board.js", "js/new_puzzle.js", assets.HTMX_VENDOR_PATH],
+    "name", ["css/app.css", "js/board.js", "js/new_puzzle.js", "js/autostart.js", assets.HTMX_VENDOR_PATH],
 )
 def test_the_installed_app_serves_its_static_files(served: tuple[str, Path, dict[str, str]], name: str) -> None:
     status, _final, body = fetch(f"{served[0]}/static/{name}")
