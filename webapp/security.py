@@ -8,7 +8,9 @@ session cookie Secure, for a deployment behind HTTPS.
 The Host header is the client's to write, so it never decides an address the app shows: an absolute link (a
 study's entry link) starts with ``SUDOKU_BASE_URL`` when that is set; else it takes the request's host only when
 that host is an allowed one (``SUDOKU_ALLOWED_HOSTS``, else the local names); else the link is shown as a path.
-With ``SUDOKU_ALLOWED_HOSTS`` set, a request for any other host gets 400.
+With ``SUDOKU_ALLOWED_HOSTS`` set, a request for any other host gets 400. Behind ``SUDOKU_PROXY_HOPS`` trusted proxies
+the client's address and scheme are read from their X-Forwarded-For and X-Forwarded-Proto headers (ignored
+otherwise, so a client cannot pick its own address for the rate limits).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, request, url_for
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from . import assets
@@ -54,13 +57,24 @@ def settings() -> dict[str, Any]:
         "SESSION_COOKIE_SECURE": secure,
         "BASE_URL": os.environ.get("SUDOKU_BASE_URL") or None,
         "ALLOWED_HOSTS": hosts,
+        "PROXY_HOPS": proxy_hops(os.environ.get("SUDOKU_PROXY_HOPS", "0")),
     }
+
+
+def proxy_hops(text: str) -> int:
+    """How many proxies in front of the app are trusted with X-Forwarded-For and X-Forwarded-Proto (0: none)."""
+    if not text.strip().isdigit():
+        raise ValueError(f"SUDOKU_PROXY_HOPS must be a whole number of proxies (0 for none), not {text!r}")
+    return int(text)
 
 
 def init_app(app: Flask) -> None:
     """Check the base URL, refuse hosts not allowed (before anything else runs), add the security headers to
     every response and give templates ``public_url``."""
     app.config["BASE_URL"] = checked_base_url(app.config.get("BASE_URL"))
+    hops = int(app.config.get("PROXY_HOPS", 0))
+    if hops:  # the client's address (rate limits) and scheme come from the trusted proxies' headers
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.before_request_funcs.setdefault(None, []).insert(0, check_host)
     app.after_request(add_headers)
     app.add_template_global(public_url)

@@ -156,3 +156,31 @@ def test_failed_log_ins_for_one_account_are_limited_across_addresses(make_app):
     assert log_in("nobody@example.org", "wrong", "203.0.113.99").status_code == 429
     assert log_in("other@example.org", "wrong", "198.51.100.7").status_code == 401  # another account is not held
     assert client.get("/research/login", environ_base={"REMOTE_ADDR": "198.51.100.7"}).status_code == 200
+
+
+def test_forwarded_addresses_count_only_behind_trusted_proxies(make_app):
+    """Without PROXY_HOPS a client's X-Forwarded-For is ignored (it cannot dodge the limit); with one trusted
+    proxy the address the proxy reports is the one counted."""
+
+    def statuses(app, forwarded_for):
+        client = app.test_client()
+        headers = csrf_header_of(client)
+        return [
+            client.post(f"/p/{EULER_01}", headers={**headers, "X-Forwarded-For": address}).status_code
+            for address in forwarded_for
+        ]
+
+    addresses = ["192.0.2.1", "192.0.2.2", "192.0.2.3"]
+    direct = make_app(LIMIT_PUZZLE_LINK="1 per minute")
+    assert statuses(direct, addresses) == [303, 429, 429]
+    proxied = make_app(LIMIT_PUZZLE_LINK="1 per minute", PROXY_HOPS=1)
+    assert statuses(proxied, addresses) == [303, 303, 303]
+    assert statuses(proxied, ["192.0.2.1"]) == [429]
+
+
+def test_a_bad_proxy_hops_setting_is_refused(monkeypatch):
+    from webapp import security
+
+    monkeypatch.setenv("SUDOKU_PROXY_HOPS", "one")
+    with pytest.raises(ValueError, match="SUDOKU_PROXY_HOPS must be a whole number"):
+        security.settings()
