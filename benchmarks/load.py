@@ -52,6 +52,7 @@ from webapp.models import Event, User
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+VIEW = re.compile(r'data-view="([^"]+)"')
 GIVEN = re.compile(r'data-cell="r(\d)c(\d)" data-digit="(\d)"[^>]*aria-readonly="true"')
 SECRET = "load-benchmark"
 RETRIES = 8
@@ -141,9 +142,24 @@ class Client:
             path = location
         raise RuntimeError(f"too many redirects from {path}")
 
+    def through(self, path: str) -> str:
+        """Open a link as a browser with scripts does (a puzzle or entry link): its page, the post the page sends,
+        then the pages that leads to; the final path."""
+        self.follow(path)
+        _status, _page, location = self.request("page", "POST", path, {})
+        return self.follow(location)
+
+    def show(self, path: str) -> str:
+        """The game page at ``path`` and the board script's report that it shows the game; the page."""
+        _status, page, _ = self.request("page", "GET", path)
+        view = VIEW.search(page)
+        self.request("page", "POST", f"{path}/shown", {"view": view.group(1) if view else ""})
+        return page
+
     def play(self, path: str, puzzle: str) -> None:
-        """Open the game page at ``path`` for ``puzzle``."""
-        self.game = self.follow(path)
+        """Open a game on ``puzzle`` through its link ``path`` and show its page."""
+        self.game = self.through(path)
+        self.show(self.game)
         self.puzzle = puzzle
         solution = solve(puzzle)
         assert solution is not None
@@ -192,7 +208,7 @@ def run_participant(
     client: Client, study: str, puzzles: dict[str, str], deadline: float, think: tuple[float, float], hint_every: int
 ) -> None:
     """Enter the study, consent, start, and play its puzzles in turn until the deadline or the end."""
-    client.follow(f"/s/{study}?PROLIFIC_PID={uuid.uuid4().hex}")
+    client.through(f"/s/{study}?PROLIFIC_PID={uuid.uuid4().hex}")
     client.request("page", "POST", f"/s/{study}/consent", {"answer": "agree"})
     client.request("page", "POST", f"/s/{study}/start", {})
     count = 0
@@ -200,7 +216,7 @@ def run_participant(
         path = client.follow(f"/s/{study}/go")
         if not path.startswith("/g/"):
             return  # the study is done
-        _status, page, _ = client.request("page", "GET", path)
+        page = client.show(path)
         puzzle = givens_of(page)
         client.game, client.puzzle, client.solution = path, puzzle, puzzles[puzzle]
         while time.perf_counter() < deadline:

@@ -40,6 +40,7 @@ from sudoku_engine.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+VIEW = re.compile(r'data-view="([^"]+)"')
 ASSET = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 
 
@@ -114,14 +115,19 @@ class Player:
         return response.status, text, response.getheader("Location") or ""
 
     def open(self) -> None:
-        """Open a game on the puzzle and read its CSRF token."""
-        status, _text, location = self.request("open", "GET", f"/p/{self.puzzle}")
+        """Open a game on the puzzle through its link (the page, then its post), read the CSRF token and show the
+        game's page as the board script does."""
+        status, page, _ = self.request("page", "GET", f"/p/{self.puzzle}")
+        match = CSRF.search(page)
+        assert status == 200 and match, status
+        self.token = match.group(1)
+        status, _text, location = self.request("open", "POST", f"/p/{self.puzzle}", {})
         assert status == 303, status
         self.game = urllib.parse.urlparse(location).path
         status, page, _ = self.request("page", "GET", self.game)
-        match = CSRF.search(page)
-        assert status == 200 and match
-        self.token = match.group(1)
+        view = VIEW.search(page)
+        assert status == 200 and view
+        self.request("page", "POST", f"{self.game}/shown", {"view": view.group(1)})
 
     def act(self, hint_every: int, count: int) -> None:
         """One action: a hint, a mark, a wrong digit and its clearing, or the right digit."""
@@ -176,12 +182,10 @@ def play(port: int, puzzles: list[str], seconds: float, think: tuple[float, floa
 
 def page_weight(port: int, puzzle: str) -> None:
     """Print the first-load bytes of a game page and its assets, raw and gzipped."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    connection.request("GET", f"/p/{puzzle}")
-    location = connection.getresponse()
-    location.read()
-    path = urllib.parse.urlparse(location.getheader("Location") or "").path
-    connection.request("GET", path)
+    player = Player(port, puzzle, random.Random(0), defaultdict(list))
+    player.open()
+    connection = player.connection
+    connection.request("GET", player.game, headers={"Cookie": player.cookie})
     page = connection.getresponse().read()
     parts = {"game page HTML": page}
     for asset in ASSET.findall(page.decode()):

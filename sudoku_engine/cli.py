@@ -1,13 +1,17 @@
 """The command line (DESIGN section 4): ``solve``, ``rate``, ``hint``, ``generate`` and ``reduce``.
 
 Puzzles come as arguments (puzzle text or a file path) or one per line on stdin. Files ending in ``.tsv``
-have a header line; the ``puzzle`` column is read (the first column when no header names it). A bad line
-prints one line on stderr, the batch goes on, and the exit code is 2 at the end.
+have a header line; the ``puzzle`` column is read (the first column when no header names it). Files and stdin are
+read as UTF-8 (a leading byte order mark is dropped; undecodable bytes make their line a bad line). A bad line
+prints one line on stderr, the batch goes on, and the exit code is 2 at the end; a file or stdin without a puzzle
+counts as a bad line, and so does a puzzle without a solution for ``solve`` (``--count`` and ``--jsonl`` report it
+as 0 solutions instead).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import multiprocessing
@@ -31,6 +35,7 @@ from .slider import target_for_slider
 from .solver import solve_count
 
 EXIT_BAD_INPUT = 2
+NO_SOLUTION = "the puzzle has no solution"
 
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
@@ -72,25 +77,32 @@ def _lines_of(source: str, stream: Iterable[str], has_header: bool) -> Iterator[
         yield InputLine(source, number, fields[column] if column < len(fields) else "")
 
 
+def _lines_or_none(source: str, stream: Iterable[str], has_header: bool) -> Iterator[InputLine | str]:
+    """The puzzle lines of a file or stdin, or an error message when it holds none."""
+    found = False
+    for item in _lines_of(source, stream, has_header):
+        found = True
+        yield item
+    if not found:
+        yield f"{source}: no puzzles"
+
+
 def read_inputs(args: Sequence[str], stdin: TextIO) -> Iterator[InputLine | str]:
     """Puzzle lines from arguments (text, files, ``-`` for stdin) or stdin; a str item is an error message."""
-    if not args:
-        yield from _lines_of("stdin", stdin, has_header=False)
-        return
-    for index, arg in enumerate(args, start=1):
+    for index, arg in enumerate(args or ["-"], start=1):
         path = Path(arg)
         if arg == "-":
-            yield from _lines_of("stdin", stdin, has_header=False)
+            yield from _lines_or_none("stdin", stdin, has_header=False)
         elif path.suffix in (".txt", ".tsv") or path.is_file():
             if not path.is_file():
                 yield f"{arg}: no such file"
                 continue
             try:
-                text = path.read_text(encoding="utf-8", errors="replace")
+                text = path.read_text(encoding="utf-8-sig", errors="replace")
             except OSError as exc:
                 yield f"{arg}: cannot read: {exc.strerror or exc}"
                 continue
-            yield from _lines_of(arg, text.splitlines(), has_header=path.suffix == ".tsv")
+            yield from _lines_or_none(arg, text.splitlines(), has_header=path.suffix == ".tsv")
         else:
             yield InputLine("argument", index, arg)
 
@@ -122,16 +134,20 @@ def _parsed_inputs(args: Sequence[str], err: TextIO, bad: list[int]) -> Iterator
 
 
 def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Solve each input puzzle; text lines or JSON records; 2 when any input was bad."""
+    """Solve each input puzzle; text lines or JSON records; 2 when any input was bad (or, printing solutions, had
+    no solution)."""
     bad: list[int] = []
-    for _item, values in _parsed_inputs(options.puzzles, err, bad):
+    for item, values in _parsed_inputs(options.puzzles, err, bad):
         record = _solve_record(values, format_values(values))
         if options.jsonl:
             _emit(out, json.dumps(record))
         elif options.count:
             _emit(out, str(record["solutions"]))
+        elif record["solution"] is None:
+            bad.append(1)
+            err.write(f"error: {item.source}:{item.line}: {NO_SOLUTION}\n")
         else:
-            _emit(out, str(record["solution"] or "no solution"))
+            _emit(out, str(record["solution"]))
     return EXIT_BAD_INPUT if bad else 0
 
 
@@ -238,7 +254,7 @@ def _reference_levels(options: argparse.Namespace, err: TextIO, bad: list[int]) 
     records: Iterable[tuple[InputLine, object]]
     if path.suffix == ".jsonl":
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
         except OSError as exc:
             return f"{options.reference}: cannot read: {exc.strerror or exc}"
         records = _reference_records(options.reference, text, err, bad)
@@ -305,7 +321,7 @@ def _reduce_record(values: tuple[int, ...], seed: int | None) -> dict[str, objec
     """The JSON record of ``reduce`` for one puzzle, or why it cannot be reduced."""
     solutions = solve_count(values, limit=2)[0]
     if solutions != 1:
-        return "the puzzle has no solution" if solutions == 0 else "the puzzle has more than one solution"
+        return NO_SOLUTION if solutions == 0 else "the puzzle has more than one solution"
     reduced = simonis.reduce(values, seed=seed)
     return {"puzzle": format_values(values), "reduced": str(reduced), "givens_before": sum(1 for v in values if v),
             "givens_after": reduced.givens, "seed": seed}
@@ -324,10 +340,25 @@ def run_reduce(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
+def _one_puzzle(arg: str, stdin: TextIO) -> InputLine | str:
+    """The puzzle of an argument that is puzzle text, a file holding one puzzle, or ``-`` for stdin; or why not."""
+    items = list(read_inputs([arg], stdin))
+    problems = [item for item in items if isinstance(item, str)]
+    if problems:
+        return problems[0]
+    if len(items) > 1:
+        return f"{arg}: holds {len(items)} puzzles; hint takes one"
+    return items[0]
+
+
 def run_hint(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Print the hint ladder for a puzzle and a position as one JSON object."""
+    puzzle = _one_puzzle(options.puzzle, sys.stdin)
+    if isinstance(puzzle, str):
+        err.write(f"error: {puzzle}\n")
+        return EXIT_BAD_INPUT
     try:
-        found = hint(options.puzzle, options.position)
+        found = hint(puzzle.text, options.position)
     except (InvalidPuzzle, HintNotUnique) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_BAD_INPUT
@@ -433,7 +464,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="solve puzzles and count their solutions (up to 2)")
     solve.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
-    solve.add_argument("--count", action="store_true", help="print the number of solutions (0, 1 or 2)")
+    solve.add_argument(
+        "--count", action="store_true",
+        help="print the number of solutions (0, 1 or 2); without it or --jsonl, no solution is a bad line (exit 2)",
+    )
     solve.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     solve.set_defaults(run=run_solve)
 
@@ -460,7 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
     rate_command.set_defaults(run=run_rate)
 
     hint_command = commands.add_parser("hint", help="the hint ladder for a position of a puzzle")
-    hint_command.add_argument("puzzle", help="the puzzle (givens only)")
+    hint_command.add_argument("puzzle", help="the puzzle (givens only): text, a .txt/.tsv file of one, or - for stdin")
     hint_command.add_argument("--position", help="givens plus the player's digits, 81 characters")
     hint_command.set_defaults(run=run_hint)
 
@@ -511,9 +545,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _read_stdin_as_utf8() -> None:
+    """Decode stdin as UTF-8 whatever the locale or PYTHONIOENCODING say: a leading byte order mark is dropped and
+    undecodable bytes become U+FFFD, so their line is a bad line instead of a crash."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8-sig", errors="replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``sudoku-engine`` and ``python -m sudoku_engine``."""
     options = build_parser().parse_args(argv)
+    _read_stdin_as_utf8()
     try:
         code: int = options.run(options, sys.stdout, sys.stderr)
     except BrokenPipeError:

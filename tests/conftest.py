@@ -1,7 +1,8 @@
 """Shared fixtures: puzzles (from the corpora or generated) and migrated web apps on temp databases.
 
-The web tests (tests/web) that build apps run twice, on SQLite and on PostgreSQL (the ``database`` parameter); the
-PostgreSQL runs need the server ``make test`` starts (tests/services.py). Browser tests stay on SQLite.
+The web tests (tests/web) that build apps run twice, on SQLite and on PostgreSQL (the ``database`` parameter), but
+those marked ``own_database`` (they give their apps a database of their own); the PostgreSQL runs need the server
+``make test`` starts (tests/services.py). Browser tests stay on SQLite.
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ def generated() -> Generated:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Run the web tests that use a database on SQLite and on PostgreSQL."""
-    if "database" in metafunc.fixturenames and metafunc.definition.path.parent.name == "web":
+    """Run the web tests that use a database on SQLite and on PostgreSQL (once, those that choose their own)."""
+    if "database" not in metafunc.fixturenames or metafunc.definition.path.parent.name != "web":
+        return
+    if metafunc.definition.get_closest_marker("own_database") is None:
         metafunc.parametrize("database", DATABASES, indirect=True)
 
 

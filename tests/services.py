@@ -7,9 +7,13 @@ reason, except in CI or under ``make test`` (``SUDOKU_REQUIRE_SERVICES`` set), w
 
 from __future__ import annotations
 
+import contextlib
 import os
+import uuid
+from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import make_url
 
 POSTGRES = "SUDOKU_TEST_POSTGRES_URL"
 REDIS = "SUDOKU_TEST_REDIS_URL"
@@ -34,3 +38,25 @@ def postgres_url() -> str:
 def redis_url() -> str:
     """The test Redis server's URL (``redis://127.0.0.1:PORT/0``)."""
     return service_url(REDIS)
+
+
+@contextlib.contextmanager
+def fresh_postgres_database(prefix: str) -> Iterator[str]:
+    """A new, empty database named ``prefix`` plus a random tail on the test PostgreSQL server, dropped afterwards
+    (with any connections left); its SQLAlchemy URL."""
+    import psycopg
+
+    server = make_url(postgres_url())
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_dsn(), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin_dsn(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def admin_dsn() -> str:
+    """The test PostgreSQL server's URL as psycopg takes it (for statements outside the app)."""
+    return make_url(postgres_url()).set(drivername="postgresql").render_as_string(hide_password=False)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy
 import pytest
@@ -25,6 +27,11 @@ EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.
 EULER_01_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 NO_SOLUTION = "12345678." + "........9" + "." * 63
 TWO_SOLUTIONS = "." * 81
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# A generation budget that does not bind on a busy machine: these targets are hit within about a second each alone,
+# and a binding budget would make the puzzle depend on the machine's load.
+NO_BUDGET_S = 600
+BOM = "\ufeff".encode()
 
 
 def run(capsys, monkeypatch, argv, stdin=""):
@@ -97,7 +104,7 @@ def test_generate_jsonl_is_unique_and_reproducible(capsys, monkeypatch):
 
 
 def test_generate_over_two_processes_gives_the_same_puzzles_in_order(capsys, monkeypatch):
-    argv = ["generate", "--count", "4", "--seed", "21", "--target", "2.6", "--jsonl", "--budget", "10"]
+    argv = ["generate", "--count", "4", "--seed", "21", "--target", "2.6", "--jsonl", "--budget", str(NO_BUDGET_S)]
     _, alone, _ = run(capsys, monkeypatch, argv)
     _, shared, _ = run(capsys, monkeypatch, [*argv, "--jobs", "2"])
     strip = [{k: v for k, v in json.loads(line).items() if k not in ("ms",)} for line in alone]
@@ -112,7 +119,8 @@ def test_generate_with_givens(capsys, monkeypatch):
 
 def test_generate_at_a_slider_value_matches_an_independent_rating(capsys, monkeypatch):
     """The record's D is the rating of the puzzle it prints, near the D the slider maps to."""
-    code, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "5", "--slider", "30", "--jsonl", "--budget", "10"])
+    argv = ["generate", "--seed", "5", "--slider", "30", "--jsonl", "--budget", str(NO_BUDGET_S)]
+    code, out, _ = run(capsys, monkeypatch, argv)
     record = json.loads(out[0])
     assert code == 0 and record["slider"] == 30 and record["target"] == target_for_slider(30)
     rating = rate(record["puzzle"], measures=difficulty.MEASURES)
@@ -123,7 +131,7 @@ def test_generate_at_a_slider_value_matches_an_independent_rating(capsys, monkey
 
 def test_generate_for_a_seed_measure(capsys, monkeypatch):
     code, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "2", "--target", "30", "--metric", "call_count",
-                                             "--budget", "10", "--jsonl"])
+                                             "--budget", str(NO_BUDGET_S), "--jsonl"])
     record = json.loads(out[0])
     assert code == 0 and record["metric"] == "call_count" and "D" not in record
     measured = call_count(canonical(parse_values(record["puzzle"]))).mean
@@ -336,3 +344,86 @@ def test_a_folder_named_like_a_file_is_one_error_line(tmp_path, capsys, monkeypa
     folder = tmp_path / "puzzles.txt"
     folder.mkdir()
     assert run(capsys, monkeypatch, ["solve", str(folder)]) == (2, [], [f"error: {folder}: no such file"])
+
+
+def run_process(argv: list[str], stdin: bytes = b"", **env: str) -> tuple[int, list[str], list[str]]:
+    """Run ``python -m sudoku_engine`` as a process; returns (exit code, stdout lines, stderr lines)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sudoku_engine", *argv], input=stdin, capture_output=True, cwd=REPO_ROOT,
+        env={**os.environ, **env}, timeout=300, check=False,
+    )
+    return result.returncode, result.stdout.decode().splitlines(), result.stderr.decode().splitlines()
+
+
+def test_solve_of_a_puzzle_without_a_solution_is_a_bad_line():
+    # Row 1 holds 1-8, so r1c9 must be 9, which column 9 already has in r2c9.
+    code, out, err = run_process(["solve", NO_SOLUTION, EULER_01])
+    assert (code, out, err) == (2, [EULER_01_SOLUTION], ["error: argument:1: the puzzle has no solution"])
+
+
+@pytest.mark.parametrize("command", ["solve", "rate", "reduce"])
+@pytest.mark.parametrize("stdin", [b"", b"\n  \n# only a comment\n"])
+def test_stdin_without_a_puzzle_is_one_error_line(command, stdin):
+    assert run_process([command], stdin) == (2, [], ["error: stdin: no puzzles"])
+
+
+def test_a_file_without_a_puzzle_is_one_error_line_and_the_batch_goes_on(tmp_path):
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("label\tpuzzle\n\n")
+    code, out, err = run_process(["solve", str(empty), EULER_01])
+    assert (code, out, err) == (2, [EULER_01_SOLUTION], [f"error: {empty}: no puzzles"])
+
+
+@pytest.mark.parametrize("encoding", ["utf-8:strict", "ascii"])
+def test_undecodable_stdin_is_a_bad_line_not_a_traceback(encoding):
+    stdin = b"\xff\xfe1234\n" + EULER_01.encode() + b"\n"
+    code, out, err = run_process(["solve"], stdin, PYTHONIOENCODING=encoding)
+    assert code == 2 and out == [EULER_01_SOLUTION]
+    assert len(err) == 1 and err[0].startswith("error: stdin:1: invalid character")
+
+
+def test_a_byte_order_mark_starts_a_file_or_stdin(tmp_path):
+    txt = tmp_path / "bom.txt"
+    txt.write_bytes(BOM + f"{EULER_01}\n".encode())
+    tsv = tmp_path / "bom.tsv"
+    tsv.write_bytes(BOM + f"puzzle\tsource\n{EULER_01}\tEuler 1\n".encode())
+    code, out, err = run_process(["solve", str(txt), str(tsv), "-"], BOM + f"{EULER_01}\n".encode())
+    assert (code, out, err) == (0, [EULER_01_SOLUTION] * 3, [])
+
+
+def test_a_byte_order_mark_starts_a_reference_of_records(tmp_path):
+    reference = tmp_path / "reference.jsonl"
+    reference.write_bytes(BOM + b'{"D": 0.0}\n{"D": 100.0}\n')
+    argv = ["rate", "--jsonl", "--measures", "none", "--levels", "2", "--reference", str(reference), EULER_01]
+    code, out, err = run_process(argv)
+    assert code == 0 and err == []
+    assert json.loads(out[0])["level"] == 1  # the cut is at D = 50, far above any puzzle's D
+
+
+def euler_hint_is_right(out: list[str]) -> None:
+    """The hint printed is one JSON object for EULER_01 whose placements agree with its known solution."""
+    [line] = out
+    record = json.loads(line)
+    assert record["puzzle"] == EULER_01 and record["rungs"]
+    for cell, digit in record["step"]["placements"]:
+        index = 9 * (int(cell[1]) - 1) + int(cell[3]) - 1
+        assert EULER_01[index] == "." and EULER_01_SOLUTION[index] == str(digit)
+
+
+def test_hint_reads_a_file_of_one_puzzle_or_stdin(tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_bytes(BOM + f"# a comment\n{EULER_01}\n".encode())
+    code, out, err = run_process(["hint", str(path)])
+    assert code == 0 and err == []
+    euler_hint_is_right(out)
+    code, out, err = run_process(["hint", "-"], f"{EULER_01}\n".encode())
+    assert code == 0 and err == []
+    euler_hint_is_right(out)
+
+
+def test_hint_refuses_a_file_of_several_puzzles_or_none(tmp_path):
+    two = tmp_path / "two.txt"
+    two.write_text(f"{EULER_01}\n{EULER_01}\n")
+    assert run_process(["hint", str(two)]) == (2, [], [f"error: {two}: holds 2 puzzles; hint takes one"])
+    assert run_process(["hint", "nowhere.txt"]) == (2, [], ["error: nowhere.txt: no such file"])
+    assert run_process(["hint", "-"]) == (2, [], ["error: stdin: no puzzles"])

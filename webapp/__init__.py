@@ -18,9 +18,11 @@ from .play import bp as play_bp
 from .pool_cli import pool_cli
 from .study import bp as study_bp
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent
 csrf = CSRFProtect()
 SCHEMA_CHECKED = "sudoku_schema_checked"  # app.extensions key: the database was found at the head revision
+MIGRATED_FROM = "sudoku_migrated_from"  # app.extensions key: the revision a migration at start found (None: fresh)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -29,8 +31,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=config.pop("INSTANCE_PATH", None),
-        template_folder=str(REPO_ROOT / "templates"),
-        static_folder=str(REPO_ROOT / "static"),
+        template_folder=str(asset_folder("templates")),
+        static_folder=str(asset_folder("static")),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(_settings(app.instance_path, config))
@@ -38,6 +40,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError(f"HTMX_SOURCE must be one of {assets.HTMX_SOURCES}, not {app.config['HTMX_SOURCE']!r}")
     validation.init_app(app)  # first: its converter bounds the routes added below
     db.init_app(app)
+    if app.config["MIGRATE_AT_START"]:
+        _migrate(app)
     pool.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
@@ -55,6 +59,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def asset_folder(name: str) -> Path:
+    """The ``templates`` or ``static`` folder: inside the installed package (a wheel ships it there), else at the top
+    of the source tree (a checkout or an editable install)."""
+    installed = PACKAGE_DIR / name
+    return installed if installed.is_dir() else REPO_ROOT / name
+
+
 def _require_schema() -> None:
     """Answer 503 with a plain message, and log what to run, while the database is not at the schema this version
     knows (a fresh or older database); checked until it is, then never again in this process."""
@@ -67,6 +78,16 @@ def _require_schema() -> None:
     current_app.extensions[SCHEMA_CHECKED] = True
 
 
+def _migrate(app: Flask) -> None:
+    """Bring the database to the schema this version knows, under the migration lock, before serving."""
+    found = db.upgrade_under_lock(app)
+    app.extensions[MIGRATED_FROM] = found
+    app.extensions[SCHEMA_CHECKED] = True
+    if found != db.head_revision():
+        app.logger.warning("migrated the database %s from %s to the latest schema", db.display_url(app),
+                           found or "no schema")
+
+
 def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the environment, then with ``config``."""
     settings: dict[str, Any] = {
@@ -74,6 +95,9 @@ def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
         **security.settings(),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
         "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
+        # Bring the database to the latest schema when the app starts (under a lock), instead of answering 503
+        # until `flask --app webapp init-db` has run.
+        "MIGRATE_AT_START": pool.setting_from_env("MIGRATE_AT_START", False),
         # The largest request body read (an uploaded puzzle file is at most 200 kB); a larger one is refused with
         # 413 before it is read.
         "MAX_CONTENT_LENGTH": 1_000_000,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import importlib.util
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, current_app, g
-from sqlalchemy import URL, CursorResult, Engine, Insert, Update, create_engine, event, make_url
+from flask import Flask, current_app, g, has_request_context, request
+from sqlalchemy import URL, Connection, CursorResult, Engine, Insert, Update, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -18,6 +21,8 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 EXTENSION = "sudoku_db"
 PLAIN_POSTGRES = ("postgresql", "postgres")  # driver names that leave SQLAlchemy to pick psycopg2
+# The PostgreSQL advisory lock held while a starting server migrates (any number the app uses for nothing else).
+MIGRATION_LOCK_KEY = 5_118_202_407
 
 
 @dataclass(frozen=True)
@@ -28,10 +33,32 @@ class Database:
     sessions: sessionmaker[Session]
 
 
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+READS = ("GET", "HEAD", "OPTIONS")
+
+
+class WriteOnRead(RuntimeError):
+    """A GET (or HEAD) request tried to change the database."""
+
+
 def init_app(app: Flask) -> None:
-    """Create the app's engine and session factory and close each request's session at teardown."""
+    """Create the app's engine and session factory and close each request's session at teardown; with
+    ``READ_ONLY_GETS`` (on in debug and testing) a GET that writes fails loudly."""
     app.extensions[EXTENSION] = open_database(app.config["DATABASE_URL"])
     app.teardown_appcontext(close_session)
+    if app.config.get("READ_ONLY_GETS", app.debug or app.testing):
+        event.listen(engine_of(app), "before_cursor_execute", refuse_write_on_read)
+
+
+def is_write_on_read(statement: str) -> bool:
+    """True when ``statement`` changes rows and runs for a GET, HEAD or OPTIONS request."""
+    return has_request_context() and request.method in READS and statement.lstrip().upper().startswith(WRITES)
+
+
+def refuse_write_on_read(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    """Raise WriteOnRead for a statement that changes rows during a GET request (pages never write)."""
+    if is_write_on_read(statement):
+        raise WriteOnRead(f"{request.method} {request.path} tried to change the database: {statement.split()[0]}")
 
 
 def open_database(url: str) -> Database:
@@ -110,15 +137,22 @@ def display_url(app: Flask) -> str:
 def schema_problem(app: Flask) -> str | None:
     """None when the app's database is at the migrations' head; else one line for the operator saying what to run."""
     from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
 
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = head_revision()
     with engine_of(app).connect() as connection:
         current = MigrationContext.configure(connection).get_current_revision()
     if current == head:
         return None
     state = "has no schema yet" if current is None else f"is at schema revision {current}, this version needs {head}"
-    return f"the database {display_url(app)} {state}: run `flask --app webapp init-db`"
+    return (f"the database {display_url(app)} {state}: run `flask --app webapp init-db` "
+            "(or start the server with SUDOKU_MIGRATE_AT_START=on)")
+
+
+def head_revision() -> str | None:
+    """The newest revision of the migrations: the schema this version knows."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def alembic_config() -> Config:
@@ -133,13 +167,56 @@ def alembic_config() -> Config:
 
 def upgrade(app: Flask, revision: str = "head") -> None:
     """Bring the app's database to ``revision``; running it again changes nothing."""
+    _ensure_sqlite_folder(app.config["DATABASE_URL"])
+    with engine_of(app).begin() as connection:
+        _upgrade_on(connection, revision)
+
+
+def _upgrade_on(connection: Connection, revision: str) -> None:
+    """Run the migrations up to ``revision`` on an open connection."""
     from alembic import command
 
-    _ensure_sqlite_folder(app.config["DATABASE_URL"])
     config = alembic_config()
-    with engine_of(app).begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def upgrade_under_lock(app: Flask) -> str | None:
+    """Bring the app's database to the head revision while holding a lock that every starting server takes
+    (workers or hosts starting together migrate one after the other); the revision found, None on a fresh one."""
+    from alembic.runtime.migration import MigrationContext
+
+    _ensure_sqlite_folder(app.config["DATABASE_URL"])
+    engine = engine_of(app)
+    with migration_lock(engine), engine.begin() as connection:
+        found = MigrationContext.configure(connection).get_current_revision()
+        _upgrade_on(connection, "head")
+    return found
+
+
+@contextlib.contextmanager
+def migration_lock(engine: Engine) -> Iterator[None]:
+    """Hold the migration lock: a PostgreSQL advisory lock, or an exclusive lock on a file beside a SQLite
+    database; other databases (and SQLite in memory) get none."""
+    url = engine.url
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as holder:
+            holder.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            holder.commit()
+            try:
+                yield
+            finally:
+                holder.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
+                holder.commit()
+    elif engine.dialect.name == "sqlite" and url.database not in (None, "", ":memory:"):
+        with open(f"{url.database}.migrate-lock", "a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+    else:
+        yield
 
 
 def downgrade(app: Flask, revision: str) -> None:

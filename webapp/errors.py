@@ -1,9 +1,12 @@
-"""Error pages: a short message for every HTTP error, as a page or, for htmx requests, a fragment."""
+"""Error pages: a short message for every HTTP error, as a page or, for htmx requests, a fragment; a database
+that fails during a request (locked, unreachable, disconnected) gets 503 with ``Retry-After``, not a 500."""
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from flask import Flask, current_app, render_template, request
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, ServiceUnavailable
 
 HANDLED_CODES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 500, 503)
 TITLES = {
@@ -21,12 +24,34 @@ TITLES = {
     503: "Busy",
 }
 SERVER_ERROR_MESSAGE = "The server hit an unexpected error. Please try again in a moment."
+DATABASE_MESSAGE = "The server cannot reach its database just now. Please try again in a moment."
+RETRY_AFTER_S = 5  # seconds a client is asked to wait after a database fault
 
 
 def init_app(app: Flask) -> None:
-    """Register the message page for each handled status code."""
+    """Register the message page for each handled status code, and the 503 for database faults."""
     for code in HANDLED_CODES:
         app.register_error_handler(code, render_error)
+    app.register_error_handler(OperationalError, database_unavailable)
+    app.register_error_handler(PoolTimeout, database_unavailable)
+    app.register_error_handler(DBAPIError, database_disconnected)
+
+
+def database_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
+    """503 with ``Retry-After`` and a plain message for a database that is locked, unreachable or out of
+    connections; one line in the log (the fault, not a traceback)."""
+    cause = getattr(error, "orig", None) or error
+    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    current_app.logger.error("database unavailable during %s %s: %s", request.method, request.path, reason)
+    body, code, headers = render_error(ServiceUnavailable(DATABASE_MESSAGE))
+    return body, code, {**headers, "Retry-After": str(RETRY_AFTER_S)}
+
+
+def database_disconnected(error: DBAPIError) -> tuple[str, int, dict[str, str]]:
+    """A lost database connection is answered as ``database_unavailable``; any other database error is a 500."""
+    if not error.connection_invalidated:
+        raise error
+    return database_unavailable(error)
 
 
 def render_error(error: HTTPException) -> tuple[str, int, dict[str, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections import Counter
 from collections.abc import Callable
@@ -89,6 +90,13 @@ def new_game_from_text(
     Its D comes from the bank when the bank holds the puzzle, else from a rating bounded by ``rating_timeout``
     seconds (left unknown when the rating does not finish in time, so that the page stays fast).
     """
+    grid, solution = playable(text)
+    d, effort = link_rating(session, grid, rating_timeout)
+    return _saved(session, Game(puzzle=str(grid), solution=str(solution), d=d, effort=effort, source="url"))
+
+
+def playable(text: str) -> tuple[Grid, Grid]:
+    """The puzzle in ``text`` and its one solution; InvalidPuzzle or PuzzleRejected say why it cannot be played."""
     grid = Grid.parse(text)
     if grid.is_complete:
         raise PuzzleRejected("Every cell of this puzzle is already filled: there is nothing to solve.")
@@ -97,8 +105,7 @@ def new_game_from_text(
         raise PuzzleRejected("This puzzle has no solution.")
     if solutions > 1:
         raise PuzzleRejected("This puzzle has more than one solution, so it cannot be solved by logic alone.")
-    d, effort = link_rating(session, grid, rating_timeout)
-    return _saved(session, Game(puzzle=str(grid), solution=str(solution), d=d, effort=effort, source="url"))
+    return grid, solution
 
 
 def link_rating(session: Session, grid: Grid, timeout: float | None) -> tuple[float | None, float | None]:
@@ -134,25 +141,33 @@ def get_game(session: Session, game_id: str) -> Game | None:
     return session.get(Game, game_id)
 
 
-def open_view(session: Session, game: Game) -> str:
-    """A page shows the game: start the clock on the first view, end a pause made by hiding or leaving the page.
+def new_view_id() -> str:
+    """A fresh id for one page view of a game (the page reports it when it shows the game)."""
+    return secrets.token_urlsafe(12)
 
-    Returns the new view's id; only the latest view may pause the game by being hidden, so a reloaded or
-    replaced page that reports itself hidden afterwards changes nothing.
+
+def open_view(
+    session: Session, game: Game, view: str, client_ms: float | None = None, key: str | None = None
+) -> Outcome:
+    """Page view ``view`` shows the game: start the clock on the first showing, end a pause made by hiding or
+    leaving the page, and make it the game's latest view.
+
+    Only the latest view may pause the game by being hidden, so a reloaded or replaced page that reports itself
+    hidden afterwards changes nothing. A solved game only takes the view.
     """
-    view = secrets.token_urlsafe(12)
 
     def work(now: datetime) -> Outcome:
+        game.view = view
+        if game.completed_at is not None:
+            return Outcome()
         if game.first_shown_at is None:
             game.first_shown_at = now
-            log_event(session, game, now, "show", None, None)
+            log_event(session, game, now, "show", client_ms, key)
         if game.paused_at is not None and game.pause_reason == "hidden":
-            _resume(session, game, now, None, None, "shown")
-        game.view = view
+            _resume(session, game, now, client_ms, None, "shown")
         return Outcome()
 
-    run_once(session, game, None, work)
-    return view
+    return run_once(session, game, key, work)
 
 
 def position(game: Game) -> str:
@@ -452,18 +467,19 @@ def hints_by_rung(session: Session, game: Game) -> list[int]:
     return counts
 
 
-def techniques_needed(session: Session, game: Game) -> list[tuple[str, int]]:
-    """The techniques the logic solver uses on the puzzle, easiest first, with counts (computed once, kept)."""
-    if game.techniques is None:
-        counts = Counter(step.technique for step in logic.solve(game.puzzle).steps)
-        game.techniques = dict(counts)
-        try:
-            session.commit()
-        except StaleDataError:
-            session.rollback()
+def techniques_needed(game: Game) -> list[tuple[str, int]]:
+    """The techniques the logic solver uses on the puzzle, easiest first, with counts (the game's stored ones,
+    else computed without writing: a page view changes nothing)."""
+    counts = game.techniques if game.techniques is not None else technique_counts(game.puzzle)
     order = {t.id: i for i, t in enumerate(CATALOGUE)}
-    found = sorted((game.techniques or {}).items(), key=lambda item: order.get(item[0], len(order)))
+    found = sorted(counts.items(), key=lambda item: order.get(item[0], len(order)))
     return [(BY_ID[t].name if t in BY_ID else t, n) for t, n in found]
+
+
+@functools.lru_cache(maxsize=256)
+def technique_counts(puzzle: str) -> dict[str, int]:
+    """How often the logic solver uses each technique on a puzzle (kept for the puzzles asked about lately)."""
+    return dict(Counter(step.technique for step in logic.solve(puzzle).steps))
 
 
 def format_duration(seconds: float) -> str:

@@ -1,19 +1,24 @@
 """Rate limits on the routes that cost the server real work (DESIGN section 7.4): a new puzzle (the bank, else up to
 a few seconds of generation), a puzzle link (a full rating of any puzzle) and hints (a technique search); and
-failed researcher log-ins (password guessing), where only wrong passwords count.
+failed researcher log-ins (password guessing), where only wrong passwords count: per address, and per account
+(the email typed, known or not) across addresses, so that guesses spread over many addresses are stopped too.
 
 Flask-Limiter counts per client address (per game for hints, so a class behind one address is not one player).
 Only answers below 400 count: bad input costs nothing and is answered as before. A client over a limit gets 429
 with a message and ``Retry-After``. The counts live in each worker's memory by default (``make run``'s two workers
-each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379``) shares them between workers and
-hosts. ``RATELIMIT_ENABLED`` false switches the limits off (load benchmarks that play many games from one address).
-The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT`` and ``LIMIT_LOGIN`` (factory config,
-else environment ``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
+each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379/0``, with the ``redis`` extra
+installed) shares them between workers and hosts. While that store cannot be reached, each worker counts in its own
+memory again (and logs it) rather than failing the request. ``RATELIMIT_ENABLED`` false switches the limits off
+(load benchmarks that play many games from one address).
+The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT``, ``LIMIT_LOGIN`` and
+``LIMIT_LOGIN_ACCOUNT`` (factory config, else environment ``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Callable
 from typing import Any, cast
 
 from flask import Flask, Response, request
@@ -26,15 +31,18 @@ DEFAULTS: dict[str, Any] = {
     "LIMIT_PUZZLE_LINK": "30 per minute",
     "LIMIT_HINT": "120 per minute",
     "LIMIT_LOGIN": "10 per minute",
+    "LIMIT_LOGIN_ACCOUNT": "30 per hour",
 }
-# endpoint, its setting, what the message names, whether the count is per game, whether the answer to a failed
-# attempt is what counts (login: wrong passwords) rather than one that did the work
+# endpoint, its setting, what the message names, what is counted (the client address, the game as well, or the
+# account typed), whether the answer to a failed attempt is what counts (login: wrong passwords) rather than one
+# that did the work
 LIMITED = (
-    ("play.new_game", "LIMIT_NEW", "new puzzles", False, False),
-    ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", False, False),
-    ("play.hint", "LIMIT_HINT", "hints", True, False),
-    ("play.apply_hint", "LIMIT_HINT", "hints", True, False),
-    ("research.login", "LIMIT_LOGIN", "failed log-ins", False, True),
+    ("play.new_game", "LIMIT_NEW", "new puzzles", "address", False),
+    ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", "address", False),
+    ("play.hint", "LIMIT_HINT", "hints", "game", False),
+    ("play.apply_hint", "LIMIT_HINT", "hints", "game", False),
+    ("research.login", "LIMIT_LOGIN", "failed log-ins", "address", True),
+    ("research.login", "LIMIT_LOGIN_ACCOUNT", "failed log-ins for this account", "account", True),
 )
 
 
@@ -46,12 +54,23 @@ def settings() -> dict[str, Any]:
     if enabled:
         found["RATELIMIT_ENABLED"] = enabled not in ("0", "false", "no", "off")
     found["RATELIMIT_STORAGE_URI"] = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
+    found["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"] = True
     return found
 
 
 def per_game() -> str:
     """The client address and the game in the address (hint limits count per game)."""
     return f"{get_remote_address()}/{(request.view_args or {}).get('game_id', '')}"
+
+
+def per_account() -> str:
+    """The account a log-in names: a hash of the email as the form typed it, trimmed and lower-cased (the same
+    for a known and an unknown email; the store never holds the address itself)."""
+    email = (request.form.get("email") or "").strip().lower()
+    return "account/" + hashlib.sha256(email.encode("utf-8", "replace")).hexdigest()
+
+
+KEYS: dict[str, Callable[[], str]] = {"address": get_remote_address, "game": per_game, "account": per_account}
 
 
 def counted(response: Response) -> bool:
@@ -76,10 +95,11 @@ def checked(setting: str, limit: object) -> str:
 def init_app(app: Flask) -> Limiter:
     """Attach a limiter of the app's own (tests build many apps) and wrap the limited views."""
     limiter = Limiter(get_remote_address, app=app, headers_enabled=True)
-    for endpoint, setting, what, by_game, failures in LIMITED:
+    for endpoint, setting, what, key, failures in LIMITED:
         limit = checked(setting, app.config[setting])
         message = f"Too many {what}: at most {limit}. Please wait a little and try again."
-        wrap = limiter.shared_limit(limit, setting, key_func=per_game if by_game else None,
+        # Posts only: the work is done by posts, and the pages before them (log-in, a puzzle link's) stay open.
+        wrap = limiter.shared_limit(limit, setting, key_func=KEYS[key], methods=["POST"],
                                     deduct_when=refused if failures else counted, error_message=message)
         app.view_functions[endpoint] = cast(Any, wrap(app.view_functions[endpoint]))
     app.extensions["sudoku_limiter"] = limiter  # the wrapped views hold it only weakly

@@ -328,6 +328,9 @@
 
   readClock();
   paint();
+  // Tell the server this page shows the game: the first showing starts the clock, and this page becomes the
+  // game's latest view (the page itself was fetched without changing anything).
+  post(base + "/shown", {view: game.dataset.view});
   window.setInterval(function () {
     if (clock.state === "running") {
       showClock();

@@ -113,8 +113,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     assert match, "the study page shows its entry link"
     player = fuzz_app.test_client()
     player_headers = {**csrf_header_of(player), "HX-Request": "true"}
-    assert player.get(f"/s/{match.group(1)}?participant_label=fuzz").status_code == 303
-    game_id = player.get(f"/p/{EULER_01}").headers["Location"].rsplit("/", 1)[-1]
+    assert player.post(f"/s/{match.group(1)}?participant_label=fuzz", headers=player_headers).status_code == 303
+    game_id = player.post(f"/p/{EULER_01}", headers=player_headers).headers["Location"].rsplit("/", 1)[-1]
     real = {"game_id": game_id, "public_id": match.group(1), "study_id": study_id, "name": "r1c1",
             "kind": "long.csv", "puzzle": EULER_01, "filename": "css/app.css"}
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
@@ -213,7 +213,10 @@ def test_new_puzzle_with_any_slider_text(fuzzing: Fuzzing, slider: str) -> None:
 @settings(max_examples=80, deadline=None)
 @given(puzzle=st.one_of(ANY_TEXT, PUZZLE_LIKE))
 def test_puzzle_links_with_any_text(fuzzing: Fuzzing, puzzle: str) -> None:
-    response = fuzzing.player.get("/p/" + quote(puzzle, safe=""))
+    client, headers = fuzzing.player, fuzzing.player_headers
+    response = client.get("/p/" + quote(puzzle, safe=""))
+    assert_clear(response.status_code, response.get_data(as_text=True))
+    response = client.post("/p/" + quote(puzzle, safe=""), headers=headers)
     assert_clear(response.status_code, response.get_data(as_text=True))
 
 

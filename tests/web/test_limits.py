@@ -40,9 +40,12 @@ def test_bad_input_does_not_use_up_the_limit(make_app):
 
 def test_puzzle_links_are_limited(make_app):
     client = make_app(LIMIT_PUZZLE_LINK="1 per minute").test_client()
-    assert client.get(f"/p/{'1' * 81}").status_code == 400  # refused input is answered, not counted
-    assert client.get(f"/p/{EULER_01}").status_code == 303
-    refused = client.get(f"/p/{EULER_01}")
+    headers = csrf_header_of(client)
+    assert client.post(f"/p/{'1' * 81}", headers=headers).status_code == 400  # refused input is not counted
+    for _page in range(2):
+        assert client.get(f"/p/{EULER_01}").status_code == 200  # the link's page is not counted either
+    assert client.post(f"/p/{EULER_01}", headers=headers).status_code == 303
+    refused = client.post(f"/p/{EULER_01}", headers=headers)
     assert refused.status_code == 429 and "Too many puzzle links opened" in refused.get_data(as_text=True)
 
 
@@ -128,3 +131,56 @@ def test_an_unknown_email_costs_the_same_hash_check_as_a_known_one(make_app, mon
         response = client.post("/research/login", data={"email": email, "password": "wrong"}, headers=headers)
         assert response.status_code == 401
     assert len(checked) == 2 and checked[0] == checked[1]  # the same method and cost parameters
+
+
+def test_failed_log_ins_for_one_account_are_limited_across_addresses(make_app):
+    """Wrong passwords for one email from many addresses use up that account's limit (then 429 from a fresh
+    address, even with the right password); an unknown email is counted the same way; other accounts and the
+    log-in page stay open."""
+    app = make_app(LIMIT_LOGIN="100 per minute", LIMIT_LOGIN_ACCOUNT="3 per hour")
+    assert create_researcher(app) == 0
+    client = app.test_client()
+    headers = csrf_header_of(client)
+
+    def log_in(email, password, address):
+        return client.post("/research/login", data={"email": email, "password": password}, headers=headers,
+                           environ_base={"REMOTE_ADDR": address})
+
+    for number, email in enumerate(("r@example.org", " R@Example.org ", "r@example.org")):
+        assert log_in(email, "wrong", f"192.0.2.{number + 1}").status_code == 401
+    refused = log_in("r@example.org", "right-pw", "198.51.100.7")
+    assert refused.status_code == 429
+    assert "Too many failed log-ins for this account: at most 3 per hour" in refused.get_data(as_text=True)
+    for number in range(3):
+        assert log_in("nobody@example.org", "wrong", f"203.0.113.{number + 1}").status_code == 401
+    assert log_in("nobody@example.org", "wrong", "203.0.113.99").status_code == 429
+    assert log_in("other@example.org", "wrong", "198.51.100.7").status_code == 401  # another account is not held
+    assert client.get("/research/login", environ_base={"REMOTE_ADDR": "198.51.100.7"}).status_code == 200
+
+
+def test_forwarded_addresses_count_only_behind_trusted_proxies(make_app):
+    """Without PROXY_HOPS a client's X-Forwarded-For is ignored (it cannot dodge the limit); with one trusted
+    proxy the address the proxy reports is the one counted."""
+
+    def statuses(app, forwarded_for):
+        client = app.test_client()
+        headers = csrf_header_of(client)
+        return [
+            client.post(f"/p/{EULER_01}", headers={**headers, "X-Forwarded-For": address}).status_code
+            for address in forwarded_for
+        ]
+
+    addresses = ["192.0.2.1", "192.0.2.2", "192.0.2.3"]
+    direct = make_app(LIMIT_PUZZLE_LINK="1 per minute")
+    assert statuses(direct, addresses) == [303, 429, 429]
+    proxied = make_app(LIMIT_PUZZLE_LINK="1 per minute", PROXY_HOPS=1)
+    assert statuses(proxied, addresses) == [303, 303, 303]
+    assert statuses(proxied, ["192.0.2.1"]) == [429]
+
+
+def test_a_bad_proxy_hops_setting_is_refused(monkeypatch):
+    from webapp import security
+
+    monkeypatch.setenv("SUDOKU_PROXY_HOPS", "one")
+    with pytest.raises(ValueError, match="SUDOKU_PROXY_HOPS must be a whole number"):
+        security.settings()

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
+from web_support import csrf_token_of
 from werkzeug.test import TestResponse
 
 from sudoku_engine import difficulty
@@ -23,6 +24,7 @@ from webapp.models import Event, Game
 NO_SOLUTION = "12345678." + "........9" + "." * 63
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 UNDER_DETERMINED = SOLUTION[:27] + "." * 54
+VIEW = re.compile(r'data-view="([^"]+)"')
 
 
 def events_of(app: Flask, game_id: str) -> list[Event]:
@@ -41,10 +43,22 @@ def game_row(app: Flask, game_id: str) -> Game:
 
 
 def open_game(client: FlaskClient, puzzle: str) -> str:
-    """Open a game on a puzzle through /p/ and return its id."""
-    response = client.get(f"/p/{puzzle}")
+    """Open a game on a puzzle through its /p/ link (the page, then its post) and return its id."""
+    page = client.get(f"/p/{puzzle}")
+    assert page.status_code == 200, page.get_data(as_text=True)
+    response = client.post(f"/p/{puzzle}", data={"csrf_token": csrf_token_of(page.get_data(as_text=True))})
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def show_game(client: FlaskClient, game_id: str) -> str:
+    """Open a game's page as a browser does: the page, then the board script's report that it is shown; the page."""
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    view = VIEW.search(page)
+    assert view is not None, "no page view id on the game page"
+    data = {"view": view.group(1), "csrf_token": csrf_token_of(page)}
+    assert client.post(f"/g/{game_id}/shown", data=data, headers={"HX-Request": "true"}).status_code == 200
+    return page
 
 
 def enter(
@@ -243,13 +257,17 @@ def test_wrong_method_is_405(client: FlaskClient) -> None:
 
 
 def test_game_page_renders_board_and_records_show_once(app: Flask, client: FlaskClient, generated: Generated) -> None:
+    """Fetching the page changes nothing; the page's report that it shows the game starts the clock, once."""
     game_id = open_game(client, str(generated.puzzle))
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
     for cell in range(81):
         assert f'data-cell="{cell_name(cell)}"' in page
     assert 'id="completion"' not in page
-    first_shown = game_row(app, game_id).first_shown_at
     client.get(f"/g/{game_id}")
+    assert game_row(app, game_id).first_shown_at is None and events_of(app, game_id) == []
+    show_game(client, game_id)
+    first_shown = game_row(app, game_id).first_shown_at
+    show_game(client, game_id)
     assert game_row(app, game_id).first_shown_at == first_shown is not None
     assert [event.kind for event in events_of(app, game_id)] == ["show"]
 
@@ -259,7 +277,7 @@ def test_entry_returns_cell_fragment_and_reload_resumes(
 ) -> None:
     puzzle, solution = str(generated.puzzle), str(generated.solution)
     game_id = open_game(client, puzzle)
-    client.get(f"/g/{game_id}")
+    show_game(client, game_id)
     first, second = blanks(puzzle)[:2]
     response = enter(client, csrf_headers, game_id, cell_name(first), solution[first], client_ms="1234.5")
     assert response.status_code == 200
@@ -280,7 +298,7 @@ def test_clear_and_events_are_recorded(
 ) -> None:
     puzzle = str(generated.puzzle)
     game_id = open_game(client, puzzle)
-    client.get(f"/g/{game_id}")
+    show_game(client, game_id)
     cell = blanks(puzzle)[0]
     name = cell_name(cell)
     enter(client, csrf_headers, game_id, name, "4", client_ms="10")
@@ -364,7 +382,7 @@ def test_completion_is_verified_on_the_server(
     app: Flask, client: FlaskClient, csrf_headers: dict[str, str], generated: Generated
 ) -> None:
     game_id = open_game(client, str(generated.puzzle))
-    client.get(f"/g/{game_id}")
+    show_game(client, game_id)
     last = solve_through_client(client, csrf_headers, game_id, generated)
     assert '<div id="game-status" hx-swap-oob="innerHTML">' in last
     assert 'id="completion"' in last

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
+from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
@@ -57,6 +58,18 @@ def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) ->
     response = client.post("/research/studies/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def enter_study(client: FlaskClient, entry: str, barrier: threading.Barrier | None = None) -> TestResponse:
+    """Go through an entry link as a browser does: its page, then the page's post (sent once ``barrier`` lets
+    every waiting arrival go); a recognised participant's answer to the page itself."""
+    page = client.get(entry)
+    if page.status_code != 200:
+        return page
+    token = csrf_token_of(page.get_data(as_text=True))
+    if barrier is not None:
+        barrier.wait()
+    return client.post(entry, data={"csrf_token": token})
 
 
 def public_id(app: Flask, study_id: int) -> str:
@@ -138,7 +151,7 @@ def test_other_researchers_study_is_404(app: Flask, researcher: FlaskClient, puz
 
 def play_through(app: Flask, client: FlaskClient, entry: str) -> list[str]:
     """Consent, start and solve every puzzle of the study; the puzzles in the order they came."""
-    client.get(entry)
+    enter_study(client, entry)
     base = entry.split("?")[0]
     token = form_token(client, f"{base}/go")
     assert client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token}).status_code == 303
@@ -190,14 +203,14 @@ def test_abandoned_sessions_free_their_square_row(
 ) -> None:
     study_id = create(researcher, puzzles[:2])
     entry = f"/s/{public_id(app, study_id)}"
-    app.test_client().get(f"{entry}?participant_label=a")  # row 0, then leaves
+    enter_study(app.test_client(), f"{entry}?participant_label=a")  # row 0, then leaves
     with app.app_context():
         session = db.get_session()
         for person in session.scalars(select(Participant)):
             person.last_seen_at -= timedelta(hours=2)
         session.commit()
-    app.test_client().get(f"{entry}?participant_label=b")
-    app.test_client().get(f"{entry}?participant_label=c")
+    enter_study(app.test_client(), f"{entry}?participant_label=b")
+    enter_study(app.test_client(), f"{entry}?participant_label=c")
     with app.app_context():
         rows = dict(db.get_session().execute(select(Participant.arrival, Participant.latin_row)).all())
     assert rows == {1: 0, 2: 0, 3: 1}  # b takes the abandoned row 0, c the next
@@ -208,8 +221,8 @@ def test_labels_are_stored_as_keyed_hashes_and_bring_a_participant_back(
 ) -> None:
     study_id = create(researcher, puzzles[:1])
     entry = f"/s/{public_id(app, study_id)}?PROLIFIC_PID=5f1a2b&STUDY_ID=st9&SESSION_ID=se3"
-    app.test_client().get(entry)
-    app.test_client().get(entry)  # another browser, the same person
+    enter_study(app.test_client(), entry)
+    enter_study(app.test_client(), entry)  # another browser, the same person
     with app.app_context():
         people = list(db.get_session().scalars(select(Participant)))
     assert len(people) == 1
@@ -224,7 +237,7 @@ def test_declining_ends_politely(app: Flask, researcher: FlaskClient, puzzles: l
     study_id = create(researcher, puzzles[:1])
     base = f"/s/{public_id(app, study_id)}"
     client = app.test_client()
-    client.get(base)
+    enter_study(client, base)
     token = form_token(client, f"{base}/go")
     client.post(f"{base}/consent", data={"answer": "decline", "csrf_token": token})
     assert 'id="declined"' in client.get(f"{base}/go").get_data(as_text=True)
@@ -236,7 +249,7 @@ def first_game(app: Flask, study_id: int) -> tuple[FlaskClient, str, str, str]:
     """A new participant who agreed and started: their client, the study's base path, CSRF token, first game."""
     base = f"/s/{public_id(app, study_id)}"
     client = app.test_client()
-    client.get(base)
+    enter_study(client, base)
     token = form_token(client, f"{base}/go")
     client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
     client.post(f"{base}/start", data={"csrf_token": token})
@@ -319,9 +332,7 @@ def test_concurrent_arrivals_fill_the_square_evenly(
     barrier = threading.Barrier(AT_ONCE, timeout=120)  # a thread that fails before it arrives cannot hang the rest
 
     def arrive(label: str, statuses: list[int]) -> None:
-        client = app.test_client()
-        barrier.wait()
-        statuses.append(client.get(f"{entry}?participant_label={label}").status_code)
+        statuses.append(enter_study(app.test_client(), f"{entry}?participant_label={label}", barrier).status_code)
 
     for round_number in range(1, ROUNDS + 1):
         statuses: list[int] = []
@@ -362,7 +373,7 @@ def test_progress_fragment_follows_arrivals(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
     study_id = create(researcher, puzzles[:1])
-    app.test_client().get(f"/s/{public_id(app, study_id)}?participant_label=z")
+    enter_study(app.test_client(), f"/s/{public_id(app, study_id)}?participant_label=z")
     fragment = researcher.get(f"/research/studies/{study_id}/progress").get_data(as_text=True)
     assert fragment.startswith('<div id="live-progress"') and '<dd class="arrived">1</dd>' in fragment
     assert 'hx-trigger="every 10s"' in fragment and "<html" not in fragment
@@ -374,10 +385,10 @@ def test_a_declining_participant_gives_the_square_row_back(
     study_id = create(researcher, puzzles[:2])
     base = f"/s/{public_id(app, study_id)}"
     declining = app.test_client()
-    declining.get(f"{base}?participant_label=d")  # row 0
+    enter_study(declining, f"{base}?participant_label=d")  # row 0
     token = form_token(declining, f"{base}/go")
     declining.post(f"{base}/consent", data={"answer": "decline", "csrf_token": token})
-    app.test_client().get(f"{base}?participant_label=e")
+    enter_study(app.test_client(), f"{base}?participant_label=e")
     with app.app_context():
         rows = dict(db.get_session().execute(select(Participant.arrival, Participant.latin_row)).all())
     assert rows == {1: 0, 2: 0}
@@ -413,3 +424,31 @@ def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_pa
     assert len(play_through(app, client, entry)) == 1
     done = client.get(entry.split("?")[0] + "/go")
     assert done.status_code == 200 and "Location" not in done.headers
+
+
+def upload(client: FlaskClient, content: bytes) -> TestResponse:
+    """Post the new-study form with ``content`` as the uploaded puzzle file (no pasted puzzles)."""
+    data = {"name": "Uploaded", "puzzles": "", "order_scheme": "fixed", "puzzle_file": (io.BytesIO(content), "p.txt"),
+            "csrf_token": form_token(client, "/research/studies/new")}
+    return client.post("/research/studies/new", data=data, content_type="multipart/form-data")
+
+
+def test_an_uploaded_puzzle_file_may_start_with_a_byte_order_mark(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """A file saved by an editor that writes a UTF-8 byte order mark and Windows line ends."""
+    content = "\ufeff".encode() + "".join(f"{p}\r\n" for p, _s in puzzles[:2]).encode()
+    response = upload(researcher, content)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    with app.app_context():
+        rows = list(db.get_session().scalars(select(StudyPuzzle).order_by(StudyPuzzle.position)))
+        assert [(r.puzzle, r.solution) for r in rows] == puzzles[:2]
+
+
+def test_an_uploaded_file_that_is_not_utf8_is_400_and_nothing_is_stored(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    response = upload(researcher, puzzles[0][0].encode("utf-16"))  # UTF-16 with its own byte order mark
+    assert response.status_code == 400 and "The puzzle file is not UTF-8 text." in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.get_session().scalar(select(func.count()).select_from(Study)) == 0

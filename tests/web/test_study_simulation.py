@@ -24,8 +24,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
-from test_play_routes import blanks
-from test_studies import EMAIL, PASSWORD, form_token
+from test_play_routes import blanks, show_game
+from test_studies import EMAIL, PASSWORD, enter_study, form_token
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
@@ -81,7 +81,7 @@ def run_bot(client: FlaskClient, entry: str, theta: float, rng: np.random.Genera
             d_of: dict[str, float]) -> int:
     """One participant: consent, start, solve every puzzle in its order at the drawn times; requests sent."""
     sent = 0
-    client.get(entry)
+    enter_study(client, entry)
     base = entry.split("?")[0]
     token = form_token(client, f"{base}/go")
     client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
@@ -92,7 +92,7 @@ def run_bot(client: FlaskClient, entry: str, theta: float, rng: np.random.Genera
         if step.status_code != 303 or "/g/" not in step.headers["Location"]:
             return sent
         game_url = step.headers["Location"]
-        page = client.get(game_url).get_data(as_text=True)  # the first view starts the server's clock
+        page = show_game(client, game_url.rsplit("/", 1)[1])  # the page's first showing starts the server's clock
         puzzle = page_puzzle(page)
         seconds = math.exp(true_b(d_of[puzzle]) - theta + rng.normal(0.0, 0.25))
         clock.advance(seconds)

@@ -88,3 +88,11 @@ def parse_pause_reason(text: str | None) -> str:
     if value not in ("button", "hidden"):
         raise ValueError(f"{text!r} is not a pause reason: send button or hidden.")
     return value
+
+
+def parse_view(text: str | None) -> str:
+    """A page view id as the game page sends it: 1 to 32 letters, digits, '-' or '_'."""
+    value = text or ""
+    if not 1 <= len(value) <= 32 or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in value):
+        raise ValueError("The page view id is missing or malformed: reload the page.")
+    return value

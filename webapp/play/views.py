@@ -30,6 +30,7 @@ from .inputs import (
     parse_pause_reason,
     parse_slider,
     parse_switch,
+    parse_view,
 )
 
 DEFAULT_SLIDER = 30.0
@@ -110,10 +111,15 @@ def new_game() -> ResponseReturnValue:
     return redirect(address, 303)
 
 
-@bp.get("/p/<puzzle>")
+@bp.route("/p/<puzzle>", methods=["GET", "POST"])
 def puzzle_link(puzzle: str) -> ResponseReturnValue:
-    """Open a new game on the puzzle written in the address."""
+    """A puzzle written in the address: the page checks it and posts itself back (its script does so at once);
+    the post opens a new game on it (a visit alone, such as a link preview, starts nothing)."""
     try:
+        if request.method == "GET":
+            games.playable(puzzle)
+            return render_template("autostart.html", heading="Play this puzzle", button="Start playing",
+                                   button_id="play-puzzle", action=url_for("play.puzzle_link", puzzle=puzzle))
         game = games.new_game_from_text(get_session(), puzzle)
     except InvalidPuzzle as error:
         abort(400, description=f"This is not a valid puzzle: {error}.")
@@ -134,11 +140,16 @@ def print_view(puzzle: str) -> ResponseReturnValue:
 
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
-    """The game page; the first visit starts the clock, later visits resume."""
+    """The game page, with a new view id; its script reports it shown (``shown``), which starts the clock."""
     current = load_game(game_id)
-    session = get_session()
-    view = games.open_view(session, current)
-    return render_template("play/game.html", view=view, **page_context(session, current))
+    return render_template("play/game.html", view=games.new_view_id(), **page_context(get_session(), current))
+
+
+@bp.post("/g/<game_id>/shown")
+def shown(game_id: str) -> ResponseReturnValue:
+    """The game page's view shows the game: the first showing starts the clock, a pause made by hiding ends."""
+    view = parsed(parse_view, request.form.get("view"))
+    return board_action(load_game(game_id), lambda s, g, ms, key: games.open_view(s, g, view, ms, key))
 
 
 def page_context(session: Session, current: Game) -> dict[str, object]:
@@ -248,4 +259,4 @@ def techniques(game_id: str) -> ResponseReturnValue:
     current = load_game(game_id)
     if current.completed_at is None:
         abort(409, description="The techniques are shown once the puzzle is solved.")
-    return render_template("play/_techniques.html", techniques=games.techniques_needed(get_session(), current))
+    return render_template("play/_techniques.html", techniques=games.techniques_needed(current))

@@ -103,7 +103,7 @@ def puzzles_of_form() -> list[studies.PuzzleEntry]:
         if len(data) > MAX_UPLOAD_BYTES:
             raise studies.StudyError(f"The puzzle file is larger than {MAX_UPLOAD_BYTES // 1000} kB.")
         try:
-            return studies.puzzles_from_text(data.decode("utf-8"))
+            return studies.puzzles_from_text(data.decode("utf-8-sig"))  # a leading byte order mark is dropped
         except UnicodeDecodeError:
             raise studies.StudyError("The puzzle file is not UTF-8 text.") from None
     pasted = request.form.get("puzzles") or ""

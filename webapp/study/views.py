@@ -76,17 +76,27 @@ def study_context(game: Game) -> StudyPlace | None:
     return StudyPlace(study=study, number=participant.current + 1, total=len(participant.order))
 
 
-@bp.get("/<public_id>")
+@bp.route("/<public_id>", methods=["GET", "POST"])
 def entry(public_id: str) -> ResponseReturnValue:
-    """The entry link: recognise or enrol the participant, then show where they are."""
+    """The entry link: a participant this browser or a label recognises goes on to where they are; anyone else
+    gets a page that posts itself back (its script does so at once), and the post enrols them. A visit alone,
+    such as a link preview, enrols no one."""
     study = open_study(public_id)
     if study.closed_at is not None:
         return render_template("study/closed.html", study=study), 410
     labels = {key: request.args.get(key, "")[:200] for key in studies.LABEL_KEYS}
-    try:
-        participant = studies.enter(get_session(), study, current_app.secret_key or "", labels, remembered(study))
-    except studies.StudyError as error:
-        abort(503, description=str(error))
+    secret = current_app.secret_key or ""
+    if request.method == "GET":
+        who = studies.identity(studies.hashed_labels(secret, labels))
+        participant = studies.returning(get_session(), study, remembered(study), who)
+        if participant is None:
+            return render_template("autostart.html", heading=study.name, button="Take part", button_id="enter-study",
+                                   action=request.full_path)
+    else:
+        try:
+            participant = studies.enter(get_session(), study, secret, labels, remembered(study))
+        except studies.StudyError as error:
+            abort(503, description=str(error))
     remember(study, participant)
     return redirect(url_for("study.step", public_id=public_id), 303)
 
@@ -97,9 +107,12 @@ def step(public_id: str) -> ResponseReturnValue:
     study = open_study(public_id)
     participant = this_participant(study)
     if participant.state == "playing":
-        game = studies.current_game(get_session(), study, participant)
+        puzzle = studies.study_puzzle(study, participant)
+        game = studies.existing_game(get_session(), participant, puzzle) if puzzle is not None else None
         if game is not None:
             return redirect(url_for("play.game", game_id=game.id), 303)
+        if puzzle is not None:  # the next puzzle is opened by a post (the break page's button)
+            return render_template("study/break.html", study=study, participant=participant)
     templates = {"consent": "study/consent.html", "instructions": "study/instructions.html",
                  "declined": "study/declined.html", "done": "study/done.html"}
     redirect_url = study.settings.get("redirect_url")
@@ -121,10 +134,18 @@ def consent(public_id: str) -> ResponseReturnValue:
 
 @bp.post("/<public_id>/start")
 def start(public_id: str) -> ResponseReturnValue:
-    """Leave the instructions for the first puzzle."""
+    """Leave the instructions, or a break, for the current puzzle: its game is opened here."""
     study = open_study(public_id)
-    studies.start(get_session(), this_participant(study))
+    participant = this_participant(study)
+    studies.start(get_session(), participant)
+    open_current_game(study, participant)
     return redirect(url_for("study.step", public_id=public_id), 303)
+
+
+def open_current_game(study: Study, participant: Participant) -> None:
+    """Create the game of the participant's current puzzle if they are playing and it does not exist yet."""
+    if participant.state == "playing":
+        studies.current_game(get_session(), study, participant)
 
 
 @bp.post("/<public_id>/next")
@@ -138,12 +159,13 @@ def next_puzzle(public_id: str) -> ResponseReturnValue:
         abort(409, description=str(error))
     if participant.state == "playing" and study.settings.get("breaks"):
         return redirect(url_for("study.pause_between", public_id=public_id), 303)
+    open_current_game(study, participant)
     return redirect(url_for("study.step", public_id=public_id), 303)
 
 
 @bp.get("/<public_id>/break")
 def pause_between(public_id: str) -> ResponseReturnValue:
-    """The break page between two puzzles (safe to reload); the next puzzle's clock starts when it opens."""
+    """The break page between two puzzles (safe to reload); its button opens the next puzzle (``start``)."""
     study = open_study(public_id)
     participant = this_participant(study)
     if participant.state != "playing":
