@@ -1,4 +1,4 @@
-"""Load and fault benchmark: players and study participants on gunicorn, one worker killed with SIGKILL mid-run.
+"""Load and fault benchmark: players and study participants on gunicorn, workers killed with SIGKILL mid-run.
 
 For each database asked for (a fresh SQLite file; a fresh database on a PostgreSQL server), the app is migrated, a
 researcher and a three-puzzle study are stored, and gunicorn (``--workers``, sync) serves it on 127.0.0.1.
@@ -6,7 +6,8 @@ researcher and a three-puzzle study are stored, and gunicorn (``--workers``, syn
 who consent, start and play the study's puzzles in turn, the others players on Sudoku Exchange puzzles) act with a
 think time from ``--think`` for ``--seconds``: mostly digit entries (the solution's digit, one in ten a wrong one
 cleared again), some pencil marks and a hint every ``--hint-every`` actions. Every action carries an idempotency key,
-as the board script sends. Halfway through, one gunicorn worker is killed with SIGKILL; a request it held fails on
+as the board script sends. ``--kills`` times, spread over the run, a gunicorn worker is killed with SIGKILL (the one
+that has used the most CPU; gunicorn starts a new one); a request it held fails on
 the client, which sends it again with the same key on a new connection, as a browser's retry would.
 
 At the end the events table is read: every action the server acknowledged (HTTP 200) must be stored exactly once.
@@ -241,6 +242,15 @@ def worker_pids(master: int) -> list[int]:
     return [int(pid) for pid in found.stdout.split()]
 
 
+def cpu_ticks(pid: int) -> int:
+    """The CPU time a process has used so far, in clock ticks (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
 def start_server(url: str, folder: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
     """gunicorn on ``url``; returns once the server answers."""
     bin_dir = Path(sys.executable).parent
@@ -319,7 +329,7 @@ def postgres_database(server_url: str | None) -> Iterator[str]:
 
 def run_clients(port: int, server: subprocess.Popen[bytes], study: str, args: argparse.Namespace,
                 puzzles: list[str], study_puzzles: dict[str, str]) -> tuple[Tally, int]:
-    """The clients side by side, one worker killed halfway; the tally and the killed worker's pid."""
+    """The clients side by side, workers killed along the way; the tally and how many workers were killed."""
     tally = Tally()
     deadline = time.perf_counter() + args.seconds
     errors: list[BaseException] = []
@@ -339,11 +349,13 @@ def run_clients(port: int, server: subprocess.Popen[bytes], study: str, args: ar
     threads = [threading.Thread(target=run, args=(i,)) for i in range(args.clients)]
     for thread in threads:
         thread.start()
-    time.sleep(args.seconds / 2)
-    victims = worker_pids(server.pid)
-    killed = victims[0] if victims else 0
-    if killed:
-        os.kill(killed, signal.SIGKILL)
+    killed = 0
+    for _kill in range(args.kills):
+        time.sleep(args.seconds / (args.kills + 1))
+        victims = worker_pids(server.pid)
+        if victims:
+            os.kill(max(victims, key=cpu_ticks), signal.SIGKILL)
+            killed += 1
     for thread in threads:
         thread.join()
     if errors:
@@ -353,7 +365,7 @@ def run_clients(port: int, server: subprocess.Popen[bytes], study: str, args: ar
 
 def report(name: str, tally: Tally, killed: int, missing: int, duplicated: int) -> None:
     """Print the figures of one database's run."""
-    print(f"\n{name}: worker {killed or 'none'} killed with SIGKILL halfway; {tally.retries} requests sent again")
+    print(f"\n{name}: {killed} workers killed with SIGKILL during the run; {tally.retries} requests sent again")
     print(f"{'request':<8} {'n':>6} {'app p50':>8} {'app p95':>8} {'trip p50':>9} {'trip p95':>9}  (ms)")
     for kind in ("entry", "hint", "mark", "page"):
         rows = tally.timings.get(kind, [])
@@ -393,6 +405,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--think", type=float, nargs=2, default=(0.3, 1.5), metavar=("MIN", "MAX"))
     parser.add_argument("--hint-every", type=int, default=8)
+    parser.add_argument("--kills", type=int, default=6, help="workers killed with SIGKILL, spread over the run")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rows = read_tsv("sudokuexchange_graded_even.tsv")
