@@ -6,12 +6,14 @@ import csv
 import io
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from job_support import prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
@@ -20,7 +22,7 @@ from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions
-from webapp import db, models, studies
+from webapp import db, jobs, models, studies
 from webapp.models import Event, Game, Participant, Study, StudyPuzzle
 
 EMAIL, PASSWORD = "lab@example.org", "correct horse"
@@ -31,6 +33,13 @@ def puzzles() -> list[tuple[str, str]]:
     """Four easy generated puzzles with their solutions (many givens: few entries to solve them)."""
     made = [generate_puzzle(seed=900 + i, givens=60) for i in range(4)]
     return [(str(m.puzzle), str(m.solution)) for m in made]
+
+
+@pytest.fixture(autouse=True)
+def consumer(app: Flask) -> Iterator[None]:
+    """A real consumer of the app's job queue: studies are prepared by it."""
+    with jobs.running_in_threads(app):
+        yield
 
 
 @pytest.fixture
@@ -50,13 +59,16 @@ def form_token(client: FlaskClient, path: str) -> str:
 
 
 def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) -> int:
-    """Create a study with the pasted puzzles; its id."""
+    """Create a study with the pasted puzzles and wait until the job made it ready; its id."""
     data = {"name": "Pilot", "puzzles": "\n".join(p for p, _s in pasted), "order_scheme": "latin",
             "hint_rungs": "4", "autofill": "on", "checking": "on", "abandon_minutes": "60", **fields}
     data["csrf_token"] = form_token(client, "/research/studies/new")
     response = client.post("/research/studies/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1])
+    study_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    app = client.application
+    assert prepared(app, study_id).state == "ready", prepared(app, study_id).problem
+    return study_id
 
 
 def public_id(app: Flask, study_id: int) -> str:
@@ -90,7 +102,7 @@ def test_create_study_stores_puzzles_with_ratings(
 ) -> None:
     study_id = create(researcher, puzzles)
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
-    assert "Study created with 4 puzzles." in page and 'id="entry-link"' in page
+    assert "Study created: its 4 puzzles are being prepared." in page and 'id="entry-link"' in page
     with app.app_context():
         rows = list(db.get_session().scalars(select(StudyPuzzle).order_by(StudyPuzzle.position)))
         assert [(r.puzzle, r.solution) for r in rows] == puzzles
