@@ -14,7 +14,10 @@ from typing import TypeVar
 from flask import Flask
 from flask.testing import FlaskClient
 
-from webapp import db
+from sudoku_engine.generate import generate
+from sudoku_engine.grid import format_values, parse_values
+from sudoku_engine.isomorph import canonical
+from webapp import db, pool
 from webapp.models import Study
 
 T = TypeVar("T")
@@ -62,3 +65,15 @@ def computed_report(client: FlaskClient, study_id: int) -> str:
     page = client.get(f"/research/studies/{study_id}/report")
     assert page.status_code == 200
     return page.get_data(as_text=True)
+
+
+def bank_record(target: float, seed: int) -> pool.BankRecord:
+    """A bank row generated within 0.1 of the target (a fixed seed and a budget that always reaches a hit)."""
+    made = generate(target, 0.1, seed=seed, budget_s=120.0)
+    assert made.hit, f"no puzzle within 0.1 of D {target}"
+    return pool.generated_record(made)
+
+
+def canonical_form(puzzle: str) -> str:
+    """The bank's form of a puzzle (the same for all its isomorphs)."""
+    return format_values(canonical(parse_values(puzzle)))

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +44,24 @@ log = logging.getLogger(__name__)
 Job = Callable[[Flask, int], None]
 
 
-@dataclass(frozen=True)
 class Queue:
-    """An app's Huey instance and its tasks by name."""
+    """An app's Huey instance, opened on first use (an app that never queues a job creates no queue file), and
+    its tasks by name."""
 
-    huey: Huey
-    tasks: Mapping[str, Any]
+    def __init__(self, app: Flask, jobs: Mapping[str, Job]) -> None:
+        self.app = app
+        self.jobs = dict(jobs)
+        self.lock = threading.Lock()
+        self.opened: tuple[Huey, dict[str, Any]] | None = None
+
+    def open(self) -> tuple[Huey, dict[str, Any]]:
+        """The Huey instance and its tasks, opened and registered the first time."""
+        with self.lock:
+            if self.opened is None:
+                huey = open_queue(self.app)
+                tasks = {name: huey.task(name=name)(_bound(self.app, job)) for name, job in self.jobs.items()}
+                self.opened = huey, tasks
+            return self.opened
 
 
 def settings() -> dict[str, Any]:
@@ -61,10 +73,8 @@ def settings() -> dict[str, Any]:
 
 
 def init_app(app: Flask, jobs: Mapping[str, Job]) -> None:
-    """Open the app's queue, register each job as a task of it, and add the ``flask jobs`` commands."""
-    huey = open_queue(app)
-    tasks = {name: huey.task(name=name)(_bound(app, job)) for name, job in jobs.items()}
-    app.extensions[EXTENSION] = Queue(huey, tasks)
+    """Give the app its queue, whose tasks are the jobs, and add the ``flask jobs`` commands."""
+    app.extensions[EXTENSION] = Queue(app, jobs)
     app.cli.add_command(jobs_cli)
 
 
@@ -90,14 +100,14 @@ def _bound(app: Flask, job: Job) -> Callable[[int], None]:
 def queue_of(app: Flask) -> Huey:
     """The app's Huey instance."""
     queue: Queue = app.extensions[EXTENSION]
-    return queue.huey
+    return queue.open()[0]
 
 
 def enqueue(app: Flask, name: str, item: int) -> bool:
     """Put a job on the queue; False (logged) when the queue cannot be reached, so the caller can retry later."""
     queue: Queue = app.extensions[EXTENSION]
     try:
-        queue.tasks[name](item)
+        queue.open()[1][name](item)
     except Exception:  # a queue server that is down must not turn a researcher's request into a 500
         log.exception("could not queue the job %s(%s)", name, item)
         return False

@@ -147,18 +147,17 @@ def checked_puzzles(text: str) -> list[tuple[str, str]]:
     Every puzzle that cannot be played (malformed, already solved, no solution or several) is named on a line of
     its own in one StudyError, so that all of them can be fixed at once.
     """
+    lines = [(number, line.split()[0]) for number, raw in enumerate(text.splitlines(), 1)
+             if (line := raw.split("#", 1)[0].strip())]
+    _check_count(len(lines))  # before any solving: a long file is refused at once
     found, problems = [], []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+    for number, line in lines:
         try:
-            found.append(checked_puzzle(line.split()[0], number))
+            found.append(checked_puzzle(line, number))
         except StudyError as error:
             problems.append(str(error))
     if problems:
         raise StudyError("\n".join(problems))
-    _check_count(len(found))
     return found
 
 

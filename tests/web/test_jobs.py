@@ -18,15 +18,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import PATIENCE_S, computed_report, prepared, study_state
+from job_support import PATIENCE_S, bank_record, canonical_form, computed_report, prepared, study_state
 from services import redis_url
 from sqlalchemy import select
 from test_play_routes import blanks
 from test_studies import EMAIL, PASSWORD, form_token, play_through, public_id
 
-from sudoku_engine.generate import generate, generate_puzzle
-from sudoku_engine.grid import cell_name, format_values, parse_values
-from sudoku_engine.isomorph import canonical
+from sudoku_engine.generate import generate_puzzle
+from sudoku_engine.grid import cell_name
 from sudoku_engine.solver import solve
 from webapp import db, jobs, pool, preparing, report, studies
 from webapp.models import BankPuzzle, StudyPuzzle, StudyReport
@@ -136,22 +135,10 @@ def test_uploaded_hard_puzzles_are_prepared_by_the_consumer_while_the_page_shows
     assert app.test_client().get(f"/s/{public_id(app, study_id)}?participant_label=now").status_code == 303
 
 
-def bank_record(target: float, seed: int) -> pool.BankRecord:
-    """A bank row generated within 0.1 of the target (a fixed seed and a budget that always reaches a hit)."""
-    made = generate(target, 0.1, seed=seed, budget_s=120.0)
-    assert made.hit, f"no puzzle within 0.1 of D {target}"
-    return pool.generated_record(made)
-
-
 @pytest.fixture(scope="module")
 def race_records() -> list[pool.BankRecord]:
     """One bank row near each race target."""
     return [bank_record(target, 4100 + index) for index, target in enumerate(RACE_TARGETS)]
-
-
-def canonical_form(puzzle: str) -> str:
-    """The bank's form of a puzzle (the same for all its isomorphs)."""
-    return format_values(canonical(parse_values(puzzle)))
 
 
 def bank_rows(app: Flask) -> dict[str, BankPuzzle]:

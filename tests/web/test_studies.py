@@ -13,7 +13,7 @@ from itertools import pairwise
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import prepared
+from job_support import bank_record, canonical_form, prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
@@ -22,8 +22,8 @@ from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions
-from webapp import db, jobs, models, studies
-from webapp.models import Event, Game, Participant, Study, StudyPuzzle
+from webapp import db, jobs, models, pool, studies
+from webapp.models import BankPuzzle, Event, Game, Participant, Study, StudyPuzzle
 
 EMAIL, PASSWORD = "lab@example.org", "correct horse"
 
@@ -115,6 +115,7 @@ def test_create_study_stores_puzzles_with_ratings(
     [
         ({"puzzles": "12345"}, "Line 1: this is not a valid puzzle"),
         ({"puzzles": "." * 81}, "Line 1: the puzzle has more than one solution"),
+        ({"puzzles": "\n".join(["." * 81] * 41)}, "A study needs 1 to 40 puzzles; 41 given"),  # before solving
         ({"order_scheme": "sideways"}, "is not an order scheme"),
         ({"name": " "}, "A study needs a name"),
         ({"hint_rungs": "9"}, "outside 0 to 4"),
@@ -389,17 +390,24 @@ def test_a_declining_participant_gives_the_square_row_back(
 
 
 def test_study_puzzles_by_slider_values_and_by_target_d(app: Flask, researcher: FlaskClient) -> None:
+    """Each target gets an isomorph of the bank row made near it, and that row is claimed."""
+    asked = {"sliders": [target_for_slider(10), target_for_slider(40)], "targets": [1.5, 3.4]}
+    made = {field: [bank_record(t, 6000 + 10 * n + i) for i, t in enumerate(targets)]
+            for n, (field, targets) in enumerate(asked.items())}
+    with app.app_context():
+        pool.add(db.get_session(), [record for records in made.values() for record in records])
     by_slider = create(researcher, [], puzzles="", sliders="10, 40")
     by_target = create(researcher, [], puzzles="", targets="1.5, 3.4")
     with app.app_context():
         session = db.get_session()
-        asked = {by_slider: [target_for_slider(10), target_for_slider(40)], by_target: [1.5, 3.4]}
-        for study_id, targets in asked.items():
+        for study_id, field in ((by_slider, "sliders"), (by_target, "targets")):
             study = session.get(Study, study_id)
             assert study is not None and len(study.puzzles) == 2
-            for puzzle, target in zip(study.puzzles, targets, strict=True):
+            for puzzle, target, record in zip(study.puzzles, asked[field], made[field], strict=True):
                 assert count_solutions(puzzle.puzzle) == 1 and puzzle.d is not None
-                assert abs(puzzle.d - target) <= 0.5  # served within the bank's tolerance, or the closest found
+                assert canonical_form(puzzle.puzzle) == record["puzzle"] and abs(record["d"] - target) <= 0.1
+                row = session.scalar(select(BankPuzzle).where(BankPuzzle.puzzle == record["puzzle"]))
+                assert row is not None and row.used
 
 
 def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_page(
