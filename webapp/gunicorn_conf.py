@@ -17,14 +17,14 @@ STOP_WAIT_S = 15.0  # after this long a consumer that was asked to stop is kille
 _consumers: list[subprocess.Popen[bytes]] = []
 
 
-def consumer_command() -> list[str]:
-    """The command of the consumer process (the same Python and environment as the server)."""
-    return [sys.executable, "-m", "flask", "--app", "webapp", "jobs", "run"]
+def consumer_command(app_uri: str | None) -> list[str]:
+    """The command of the consumer process: the same Python, environment and app (factory call) as the server."""
+    return [sys.executable, "-m", "flask", "--app", app_uri or "webapp", "jobs", "run"]
 
 
 def on_starting(server: Any) -> None:
     """Start the consumer when the master starts, before the web workers."""
-    _consumers.append(subprocess.Popen(consumer_command()))
+    _consumers.append(subprocess.Popen(consumer_command(getattr(server.app, "app_uri", None))))
     server.log.info("Started the job consumer (pid %s)", _consumers[-1].pid)
 
 

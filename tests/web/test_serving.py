@@ -12,7 +12,6 @@ import subprocess
 import sys
 import urllib.parse
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,15 +67,16 @@ class Browser:
 def server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], dict[str, str]]]:
     """gunicorn as ``make run`` starts it, on a temp database, in a process group of its own; its URL."""
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}", "SECRET_KEY": "served-test",
-           "SUDOKU_HTMX": "vendor", "SUDOKU_POOL_REFILL": "0", "SUDOKU_JOBS_NAME": f"served-{uuid.uuid4().hex}"}
+           "SUDOKU_HTMX": "vendor", "SUDOKU_POOL_REFILL": "0"}
     env.pop("SUDOKU_REDIS_URL", None)
-    flask = [sys.executable, "-m", "flask", "--app", "webapp"]
+    app = f"webapp:create_app({{'INSTANCE_PATH': {str(tmp_path / 'instance')!r}}})"  # its queue: instance/jobs.db
+    flask = [sys.executable, "-m", "flask", "--app", app]
     subprocess.run([*flask, "init-db"], env=env, cwd=ROOT, check=True, capture_output=True)
     subprocess.run([*flask, "user", "create", "served@example.org", "--password", PASSWORD], env=env, cwd=ROOT,
                    check=True, capture_output=True)
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "--config", "python:webapp.gunicorn_conf", "--workers", "1",
-               "--bind", f"127.0.0.1:{port}", "webapp:create_app()"]
+               "--bind", f"127.0.0.1:{port}", app]
     started = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
     try:
         yield f"http://127.0.0.1:{port}", started, env
@@ -96,8 +96,9 @@ def answers(base: str) -> bool | None:
 
 
 def test_the_server_runs_the_consumer_and_ctrl_c_stops_everything(
-    server: tuple[str, subprocess.Popen[bytes], dict[str, str]]
+    server: tuple[str, subprocess.Popen[bytes], dict[str, str]], tmp_path: Path
 ) -> None:
+    instance = tmp_path / "instance"
     base, started, _env = server
     wait_for(lambda: answers(base), "the server to answer")
     browser = Browser(base)
@@ -116,3 +117,4 @@ def test_the_server_runs_the_consumer_and_ctrl_c_stops_everything(
     os.killpg(started.pid, signal.SIGINT)
     assert started.wait(timeout=60) == 0
     wait_for(lambda: True if not group_members(started.pid) else None, "every process of the server to stop")
+    assert (instance / "jobs.db").is_file()  # the consumer and the web worker used the app's own queue
