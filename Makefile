@@ -29,7 +29,7 @@ run: $(VENV)/.run-installed
 	$(BIN)/flask --app webapp pool seed
 	$(BIN)/python -c "from sudoku_engine.generate import warm_up; warm_up()"
 	$(BIN)/flask --app webapp pool ensure --min $(BANK_MIN) --jobs $(BANK_JOBS) --budget 1.5
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'
+	$(BIN)/gunicorn --config python:webapp.gunicorn_conf --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \

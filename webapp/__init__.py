@@ -13,7 +13,7 @@ from flask import Flask, Response, abort, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
-from . import assets, db, errors, limits, pool, research, security, validation
+from . import assets, db, errors, jobs, limits, pool, preparing, report_cache, research, security, validation
 from .play import bp as play_bp
 from .pool_cli import pool_cli
 from .study import bp as study_bp
@@ -43,6 +43,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["MIGRATE_AT_START"]:
         _migrate(app)
     pool.init_app(app)
+    jobs.init_app(app, {preparing.JOB: preparing.prepare, report_cache.JOB: report_cache.compute})
     csrf.init_app(app)
     errors.init_app(app)
     app.context_processor(_htmx_context)
@@ -93,6 +94,7 @@ def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
     settings: dict[str, Any] = {
         **limits.settings(),
         **security.settings(),
+        **jobs.settings(),
         "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
         "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
         # Bring the database to the latest schema when the app starts (under a lock), instead of answering 503

@@ -218,6 +218,15 @@ class Study(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Preparation by a background job (``webapp.preparing``): "preparing" until the puzzles are rated and their bank
+    # rows claimed, then "ready" (participants may enter) or "failed" (``problem`` says why). ``pending`` holds what
+    # the job works from (the checked puzzles, or the targets), ``prepared`` how many puzzles it has rated, and
+    # ``heartbeat_at`` when it last showed progress (a job lost with a stopped consumer is queued again).
+    state: Mapped[str] = mapped_column(String(16), default="ready", server_default="ready")
+    pending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    prepared: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    problem: Mapped[str | None] = mapped_column(Text)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     puzzles: Mapped[list[StudyPuzzle]] = relationship(
         back_populates="study", order_by="StudyPuzzle.position", cascade="all, delete-orphan"
@@ -283,3 +292,23 @@ class Calibration(Base):
     puzzles: Mapped[int] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class StudyReport(Base):
+    """A study's validation report computed by a background job (``webapp.report_cache``) for one state of its data.
+
+    ``key`` names that state (the count and latest completion of the study's solved games): a view with the same key
+    is served ``body`` (the report as JSON) without computing anything; a new key starts a new computation.
+    """
+
+    __tablename__ = "study_reports"
+    __table_args__ = (Index("uq_study_reports_study_key", "study_id", "key", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(16), default="computing")
+    body: Mapped[str | None] = mapped_column(Text)
+    problem: Mapped[str | None] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -13,9 +13,10 @@ puzzles' mean log minutes.
 from __future__ import annotations
 
 import io
+import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -154,6 +155,43 @@ def build(session: Session, study: Study, plots: bool = True) -> Report:
     return report
 
 
+def as_json(report: Report) -> str:
+    """The report's figures as JSON (the study itself left out), as the report cache stores them."""
+    figures = {name: getattr(report, name) for name in ("b_vs_d", "residual_sd", "participants", "minutes",
+                                                          "averages", "svg")}
+    figures["puzzles"] = [asdict(row) for row in report.puzzles]
+    figures["correlations"] = [asdict(row) for row in report.correlations]
+    return json.dumps(figures)
+
+
+def from_json(text: str, study: Study) -> Report:
+    """A report of the study from the figures ``as_json`` wrote."""
+    figures = json.loads(text)
+    return Report(
+        study=study,
+        puzzles=[
+            PuzzleRow(**{**row, "mean_log": _estimate(row["mean_log"]), "median_log": _estimate(row["median_log"])})
+            for row in figures["puzzles"]
+        ],
+        correlations=[
+            analysis.Correlation(c["rating"], c["n"], analysis.Estimate(**c["spearman"]),
+                                 analysis.Estimate(**c["pearson"]))
+            for c in figures["correlations"]
+        ],
+        b_vs_d=figures["b_vs_d"],
+        residual_sd=figures["residual_sd"],
+        participants=figures["participants"],
+        minutes=figures["minutes"],
+        averages=figures["averages"],
+        svg=figures["svg"],
+    )
+
+
+def _estimate(figures: dict[str, float] | None) -> analysis.Estimate | None:
+    """An estimate read back from JSON."""
+    return None if figures is None else analysis.Estimate(**figures)
+
+
 def _minutes(value: float) -> float | None:
     """Minutes from a log-seconds cell, None when missing."""
     return math.exp(value) / 60 if np.isfinite(value) else None
@@ -223,13 +261,22 @@ def puzzle_effort(puzzle: StudyPuzzle) -> float:
     return rate(parse_values(puzzle.puzzle), measures=False).effort
 
 
+def mean_log_seconds(session: Session, study: Study) -> dict[int, float]:
+    """The mean log solve time (log seconds) of every puzzle position with completions (no bootstrap: cheap)."""
+    _names, times = solve_times(session, study)
+    logs: dict[int, list[float]] = {}
+    for (position, _person), seconds in times.items():
+        logs.setdefault(position, []).append(math.log(seconds))
+    return {position: float(np.mean(values)) for position, values in logs.items()}
+
+
 def refit_calibration(session: Session, study: Study) -> Calibration:
     """Fit the time model, ln(minutes) = ln(scale) + exponent ln(effort), to the study's mean log minutes and put
     it in force."""
-    report = build(session, study, plots=False)
     by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
-    points = [(math.log(max(puzzle_effort(by_position[r.position]), 1.0)), r.mean_log.value - math.log(60))
-              for r in report.puzzles if r.mean_log]
+    means = mean_log_seconds(session, study)
+    points = [(math.log(max(puzzle_effort(by_position[position]), 1.0)), mean - math.log(60))
+              for position, mean in sorted(means.items()) if position in by_position]
     if len({x for x, _y in points}) < 2:
         raise ValueError("The refit needs completed puzzles of at least two different efforts.")
     slope, intercept = np.polyfit([x for x, _y in points], [y for _x, y in points], 1)

@@ -1,5 +1,10 @@
 """Solve-time studies: create one, let participants in, assign puzzle orders, walk them through (DESIGN 7.3).
 
+A study made from the researcher's form is stored "preparing" with its checked puzzles or its targets; a background
+job (``webapp.preparing``) rates the puzzles and claims their bank rows, then makes it "ready" (or "failed", saying
+why). Puzzles that cannot be played (malformed, already solved, no solution or several) are refused before that,
+each named by its line.
+
 A participant arrives through the study's entry link, optionally with labels from a recruitment platform
 (``participant_label``, ``PROLIFIC_PID``, ``STUDY_ID``, ``SESSION_ID``), which are stored only as keyed hashes
 (HMAC-SHA256 with the app's secret key), so the same person can be recognised and resumed without keeping who
@@ -31,7 +36,6 @@ from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import solve_count
 
-from . import pool
 from .games import PLAY_DEFAULTS, time_is_up
 from .models import Game, Participant, Study, StudyPuzzle, User, utcnow
 
@@ -48,6 +52,7 @@ MAX_PUZZLES = 40
 RATING_TIMEOUT_S = 10.0
 ARRIVAL_RETRIES = 10
 MAX_REDIRECT_LENGTH = 2000  # characters of a completion redirect address
+PREPARING, READY, FAILED = "preparing", "ready", "failed"  # a study's states (``Study.state``)
 
 
 class StudyError(ValueError):
@@ -79,6 +84,39 @@ def williams_rows(n: int) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
+class Target:
+    """A target D of a study puzzle and what the researcher gave for it (for messages)."""
+
+    d: float
+    asked: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What a study's preparation job works from: checked puzzles with their solutions, or targets."""
+
+    puzzles: tuple[tuple[str, str], ...] = ()
+    targets: tuple[Target, ...] = ()
+
+    @property
+    def count(self) -> int:
+        """How many puzzles the study will have."""
+        return len(self.puzzles) or len(self.targets)
+
+    def as_json(self) -> dict[str, Any]:
+        """The form stored in ``Study.pending``."""
+        return {"puzzles": [list(pair) for pair in self.puzzles], "targets": [[t.d, t.asked] for t in self.targets]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Pending:
+        """Read back what ``as_json`` stored."""
+        return cls(
+            puzzles=tuple((str(p), str(s)) for p, s in data.get("puzzles") or ()),
+            targets=tuple(Target(float(d), str(asked)) for d, asked in data.get("targets") or ()),
+        )
+
+
+@dataclass(frozen=True)
 class PuzzleEntry:
     """A puzzle ready to join a study: givens, solution, D and the full rating record."""
 
@@ -89,16 +127,38 @@ class PuzzleEntry:
 
 
 def checked_puzzle(text: str, line: int) -> tuple[str, str]:
-    """Givens and solution of a pasted line; StudyError names the line and the problem."""
+    """Givens and solution of a pasted line; StudyError names the line and why it cannot be played."""
     try:
         grid = Grid.parse(text)
     except InvalidPuzzle as error:
         raise StudyError(f"Line {line}: this is not a valid puzzle: {error}.") from None
+    if all(grid.values):
+        raise StudyError(f"Line {line}: the puzzle is already solved (it has no empty cell).")
     count, solution = solve_count(grid, limit=2)
     if count != 1 or solution is None:
         problem = "has no solution" if count == 0 else "has more than one solution"
         raise StudyError(f"Line {line}: the puzzle {problem}.")
     return str(grid), str(solution)
+
+
+def checked_puzzles(text: str) -> list[tuple[str, str]]:
+    """Givens and solutions of puzzles pasted or uploaded one per line (blank lines and # comments skipped).
+
+    Every puzzle that cannot be played (malformed, already solved, no solution or several) is named on a line of
+    its own in one StudyError, so that all of them can be fixed at once.
+    """
+    lines = [(number, line.split()[0]) for number, raw in enumerate(text.splitlines(), 1)
+             if (line := raw.split("#", 1)[0].strip())]
+    _check_count(len(lines))  # before any solving: a long file is refused at once
+    found, problems = [], []
+    for number, line in lines:
+        try:
+            found.append(checked_puzzle(line, number))
+        except StudyError as error:
+            problems.append(str(error))
+    if problems:
+        raise StudyError("\n".join(problems))
+    return found
 
 
 def rated(puzzle: str, solution: str) -> PuzzleEntry:
@@ -107,31 +167,14 @@ def rated(puzzle: str, solution: str) -> PuzzleEntry:
     return PuzzleEntry(puzzle, solution, None if rating.timeout else rating.d, rating.as_dict())
 
 
-def puzzles_from_text(text: str) -> list[PuzzleEntry]:
-    """Puzzles pasted or uploaded one per line (blank lines and # comments skipped), each checked and rated."""
-    found = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        found.append(checked_puzzle(line.split()[0], number))
-    _check_count(len(found))
-    return [rated(puzzle, solution) for puzzle, solution in found]
+def targets_of_sliders(values: Sequence[float]) -> list[Target]:
+    """The target D of each slider value, named for messages."""
+    return [Target(target_for_slider(value), f"slider value {value:g}") for value in values]
 
 
-def puzzles_from_sliders(session: Session, values: Sequence[float], budget_s: float = 3.0) -> list[PuzzleEntry]:
-    """One puzzle per slider value, drawn from the bank (else generated), each with its full rating."""
-    return puzzles_from_targets(session, [target_for_slider(value) for value in values], budget_s)
-
-
-def puzzles_from_targets(session: Session, targets: Sequence[float], budget_s: float = 3.0) -> list[PuzzleEntry]:
-    """One puzzle per target D, drawn from the bank (else generated), each with its full rating."""
-    _check_count(len(targets))
-    entries = []
-    for target in targets:
-        served = pool.serve(session, target, budget_s=budget_s)
-        entries.append(rated(served.puzzle, served.solution))
-    return entries
+def targets_of_d(values: Sequence[float]) -> list[Target]:
+    """Target D values given as they are, named for messages."""
+    return [Target(value, f"target D {value:g}") for value in values]
 
 
 def _check_count(count: int) -> None:
@@ -152,14 +195,17 @@ def create_study(
     owner: User,
     *,
     name: str,
-    puzzles: Iterable[PuzzleEntry],
+    puzzles: Iterable[PuzzleEntry] = (),
+    work: Pending | None = None,
     order_scheme: str = "fixed",
     description: str = "",
     consent_text: str = "",
     instructions: str = "",
     settings: Mapping[str, Any] | None = None,
 ) -> Study:
-    """Store a new study with its puzzles in the order given."""
+    """Store a new study: ready at once with its rated ``puzzles`` in the order given, or, given ``work`` (checked
+    puzzles to rate, or targets to draw bank puzzles for), preparing until a job (``webapp.preparing``) makes it
+    ready. Participants cannot enter a study before it is ready."""
     if order_scheme not in ORDER_SCHEMES:
         raise StudyError(f"{order_scheme!r} is not an order scheme: use fixed, random or latin.")
     if not name.strip():
@@ -173,11 +219,15 @@ def create_study(
         order_scheme=order_scheme,
         settings=settings_of(settings or {}),
     )
-    study.puzzles = [
-        StudyPuzzle(position=i, puzzle=p.puzzle, solution=p.solution, d=p.d, rating=p.rating)
-        for i, p in enumerate(puzzles)
-    ]
-    _check_count(len(study.puzzles))
+    if work is None:
+        study.puzzles = [
+            StudyPuzzle(position=i, puzzle=p.puzzle, solution=p.solution, d=p.d, rating=p.rating)
+            for i, p in enumerate(puzzles)
+        ]
+        _check_count(len(study.puzzles))
+    else:
+        _check_count(work.count)
+        study.state, study.pending, study.prepared, study.heartbeat_at = PREPARING, work.as_json(), 0, utcnow()
     session.add(study)
     session.commit()
     return study

@@ -17,7 +17,7 @@ from web_support import new_app
 from werkzeug.serving import make_server
 
 from sudoku_engine.generate import warm_up
-from webapp import db
+from webapp import db, jobs
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -54,7 +54,8 @@ RAISED_LIMITS = {name: "1000 per minute" for name in ("LIMIT_NEW", "LIMIT_PUZZLE
 
 @contextmanager
 def serving(instance: Path, htmx_source: str, **config: Any) -> Iterator[tuple[Flask, str]]:
-    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1; yield it and its URL.
+    """Serve a migrated app on a temp database from a thread on a free port of 127.0.0.1, with a consumer of its job
+    queue in threads beside it; yield it and its URL.
 
     ``config`` overrides the test app's settings (for example a rate limit low enough to reach).
     """
@@ -65,7 +66,8 @@ def serving(instance: Path, htmx_source: str, **config: Any) -> Iterator[tuple[F
     thread = threading.Thread(target=server.serve_forever, name=f"live-server-{htmx_source}", daemon=True)
     thread.start()
     try:
-        yield app, f"http://127.0.0.1:{server.server_port}"
+        with jobs.running_in_threads(app):  # a real consumer of the app's queue prepares studies and reports
+            yield app, f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         thread.join(timeout=10)

@@ -36,6 +36,7 @@ DUPLICATE_IDS_JS = """() => {
   return ids.filter((id, i) => ids.indexOf(id) !== i);
 }"""
 GAME_URL = re.compile(r"/g/[\w-]+$")
+JOB_PATIENCE_MS = 120_000  # a background job that has not ended by then fails the test
 DIGITS_JS = "() => Array.from(document.querySelectorAll('#board [data-cell]'), (c) => c.dataset.digit || '.').join('')"
 
 
@@ -127,7 +128,9 @@ def create_study(
         page.locator("#redirect_url").fill(redirect_url)
     page.locator("#create-study").click()
     page.wait_for_url(re.compile(r"/research/studies/\d+$"))
-    expect(page.locator(".flash")).to_have_text(f"Study created with {len(puzzles)} puzzles.")
+    expect(page.locator(".flash")).to_have_text(f"Study created: its {len(puzzles)} puzzles are being prepared.")
+    # The page polls the preparation job and reloads itself when the study is ready.
+    expect(page.locator("#entry-link")).to_be_visible(timeout=JOB_PATIENCE_MS)
     link = page.locator("#entry-link").input_value()
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/s/[\w-]+", link), link
     return int(page.url.rsplit("/", 1)[1]), link
@@ -315,6 +318,9 @@ def test_study_from_the_form_through_two_puzzles_to_exports_and_report(
     page.locator("#report-link").click()
     page.wait_for_url(re.compile(rf"/research/studies/{study_id}/report$"))
     expect(page.locator("h1")).to_have_text("Validation report: Latin pair")
+    # The report is computed by a job; the page says so, polls, and reloads itself with the report.
+    expect(page.locator("#correlation-table")).to_be_visible(timeout=JOB_PATIENCE_MS)
+    expect(page.locator("#report-computing")).to_have_count(0)
     expect(page.locator("#correlation-table thead th")).to_have_text(
         ["Rating", "n", "Spearman [95% CI]", "Pearson [95% CI]"]
     )

@@ -20,9 +20,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from job_support import prepared
 from web_support import PostgresDatabases, app_on, csrf_header_of, csrf_token_of
 
-from webapp import create_app
+from webapp import create_app, jobs
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 ANY_TEXT = st.text(max_size=100)
@@ -108,6 +109,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     created = researcher.post("/research/studies/new", data=study_form, headers=researcher_headers)
     assert created.status_code == 303, created.get_data(as_text=True)
     study_id = created.headers["Location"].rsplit("/", 1)[1]
+    with jobs.running_in_threads(fuzz_app):  # the study is prepared by a real consumer of the app's queue
+        prepared(fuzz_app, int(study_id))
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
     match = re.search(r"/s/([A-Za-z0-9_-]+)", page)
     assert match, "the study page shows its entry link"

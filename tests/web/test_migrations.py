@@ -24,7 +24,7 @@ def table_names(app: Flask) -> set[str]:
 def test_migration_creates_tables_and_index(app: Flask) -> None:
     assert table_names(app) == {
         "alembic_version", "games", "events", "bank", "users", "studies", "study_puzzles", "participants",
-        "calibrations",
+        "calibrations", "study_reports",
     }
     indexes = inspect(db.engine_of(app)).get_indexes("events")
     assert sorted((index["name"], index["column_names"], index["unique"]) for index in indexes) == [

@@ -6,12 +6,14 @@ import csv
 import io
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from job_support import bank_record, canonical_form, prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
@@ -21,8 +23,8 @@ from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions
-from webapp import db, models, studies
-from webapp.models import Event, Game, Participant, Study, StudyPuzzle
+from webapp import db, jobs, models, pool, studies
+from webapp.models import BankPuzzle, Event, Game, Participant, Study, StudyPuzzle
 
 EMAIL, PASSWORD = "lab@example.org", "correct horse"
 
@@ -32,6 +34,13 @@ def puzzles() -> list[tuple[str, str]]:
     """Four easy generated puzzles with their solutions (many givens: few entries to solve them)."""
     made = [generate_puzzle(seed=900 + i, givens=60) for i in range(4)]
     return [(str(m.puzzle), str(m.solution)) for m in made]
+
+
+@pytest.fixture(autouse=True)
+def consumer(app: Flask) -> Iterator[None]:
+    """A real consumer of the app's job queue: studies are prepared by it."""
+    with jobs.running_in_threads(app):
+        yield
 
 
 @pytest.fixture
@@ -51,13 +60,16 @@ def form_token(client: FlaskClient, path: str) -> str:
 
 
 def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) -> int:
-    """Create a study with the pasted puzzles; its id."""
+    """Create a study with the pasted puzzles and wait until the job made it ready; its id."""
     data = {"name": "Pilot", "puzzles": "\n".join(p for p, _s in pasted), "order_scheme": "latin",
             "hint_rungs": "4", "autofill": "on", "checking": "on", "abandon_minutes": "60", **fields}
     data["csrf_token"] = form_token(client, "/research/studies/new")
     response = client.post("/research/studies/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1])
+    study_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    app = client.application
+    assert prepared(app, study_id).state == "ready", prepared(app, study_id).problem
+    return study_id
 
 
 def enter_study(client: FlaskClient, entry: str, barrier: threading.Barrier | None = None) -> TestResponse:
@@ -103,7 +115,7 @@ def test_create_study_stores_puzzles_with_ratings(
 ) -> None:
     study_id = create(researcher, puzzles)
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
-    assert "Study created with 4 puzzles." in page and 'id="entry-link"' in page
+    assert "Study created: its 4 puzzles are being prepared." in page and 'id="entry-link"' in page
     with app.app_context():
         rows = list(db.get_session().scalars(select(StudyPuzzle).order_by(StudyPuzzle.position)))
         assert [(r.puzzle, r.solution) for r in rows] == puzzles
@@ -116,6 +128,7 @@ def test_create_study_stores_puzzles_with_ratings(
     [
         ({"puzzles": "12345"}, "Line 1: this is not a valid puzzle"),
         ({"puzzles": "." * 81}, "Line 1: the puzzle has more than one solution"),
+        ({"puzzles": "\n".join(["." * 81] * 41)}, "A study needs 1 to 40 puzzles; 41 given"),  # before solving
         ({"order_scheme": "sideways"}, "is not an order scheme"),
         ({"name": " "}, "A study needs a name"),
         ({"hint_rungs": "9"}, "outside 0 to 4"),
@@ -395,17 +408,24 @@ def test_a_declining_participant_gives_the_square_row_back(
 
 
 def test_study_puzzles_by_slider_values_and_by_target_d(app: Flask, researcher: FlaskClient) -> None:
+    """Each target gets an isomorph of the bank row made near it, and that row is claimed."""
+    asked = {"sliders": [target_for_slider(10), target_for_slider(40)], "targets": [1.5, 3.4]}
+    made = {field: [bank_record(t, 6000 + 10 * n + i) for i, t in enumerate(targets)]
+            for n, (field, targets) in enumerate(asked.items())}
+    with app.app_context():
+        pool.add(db.get_session(), [record for records in made.values() for record in records])
     by_slider = create(researcher, [], puzzles="", sliders="10, 40")
     by_target = create(researcher, [], puzzles="", targets="1.5, 3.4")
     with app.app_context():
         session = db.get_session()
-        asked = {by_slider: [target_for_slider(10), target_for_slider(40)], by_target: [1.5, 3.4]}
-        for study_id, targets in asked.items():
+        for study_id, field in ((by_slider, "sliders"), (by_target, "targets")):
             study = session.get(Study, study_id)
             assert study is not None and len(study.puzzles) == 2
-            for puzzle, target in zip(study.puzzles, targets, strict=True):
+            for puzzle, target, record in zip(study.puzzles, asked[field], made[field], strict=True):
                 assert count_solutions(puzzle.puzzle) == 1 and puzzle.d is not None
-                assert abs(puzzle.d - target) <= 0.5  # served within the bank's tolerance, or the closest found
+                assert canonical_form(puzzle.puzzle) == record["puzzle"] and abs(record["d"] - target) <= 0.1
+                row = session.scalar(select(BankPuzzle).where(BankPuzzle.puzzle == record["puzzle"]))
+                assert row is not None and row.used
 
 
 def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_page(

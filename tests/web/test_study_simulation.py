@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from job_support import computed_report, prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, show_game
 from test_studies import EMAIL, PASSWORD, enter_study, form_token
@@ -31,7 +32,7 @@ from web_support import csrf_token_of
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.solver import solve
-from webapp import analysis, db, models, report
+from webapp import analysis, db, jobs, models, report
 from webapp.models import Event, Study
 
 FULL = os.environ.get("SUDOKU_STUDY_SIM") == "full"
@@ -62,6 +63,13 @@ class SimulatedClock:
     def advance(self, seconds: float) -> None:
         """Move the clock forward."""
         self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture(autouse=True)
+def consumer(app: Flask) -> Iterator[None]:
+    """A real consumer of the app's job queue: it prepares the study and computes its report."""
+    with jobs.running_in_threads(app):
+        yield
 
 
 @pytest.fixture
@@ -135,6 +143,7 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
             "csrf_token": form_token(client, "/research/studies/new")}
     created = client.post("/research/studies/new", data=data)
     study_id = int(created.headers["Location"].rsplit("/", 1)[1])
+    assert prepared(app, study_id).state == "ready"
     with app.app_context():
         study = db.get_session().get(Study, study_id)
         assert study is not None
@@ -165,7 +174,7 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     assert d_row.spearman.low <= true_rho <= d_row.spearman.high and d_row.spearman.value > 0.8
     long = client.get(f"/research/studies/{study_id}/export/long.csv").text
     assert sum(1 for row in csv.DictReader(io.StringIO(long)) if row["kind"] == "enter") == sent
-    page = client.get(f"/research/studies/{study_id}/report").get_data(as_text=True)
+    page = computed_report(client, study_id)
     assert 'id="correlation-table"' in page and 'id="table-two"' in page and "<svg" in page
     refit = client.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": form_token(client, "/")})
     assert refit.status_code == 303

@@ -8,13 +8,13 @@ import statistics
 from functools import cache
 from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .. import exports, report, studies
+from .. import exports, preparing, report, report_cache, studies
 from ..db import get_session
 from ..models import Game, Participant, Study, User
 from . import bp
@@ -72,17 +72,17 @@ def index() -> ResponseReturnValue:
 @bp.route("/studies/new", methods=["GET", "POST"])
 @login_required
 def new_study() -> ResponseReturnValue:
-    """The form to create a study, and its handling: puzzles by slider values, pasted, or uploaded."""
+    """The form to create a study, and its handling: the form and the puzzles' text are checked here, the puzzles
+    are rated and the bank rows claimed by a background job (``webapp.preparing``) that the study page follows."""
     form = request.form
     if request.method == "GET":
         return render_template("research/new_study.html", form={}, error=None)
     try:
-        entries = puzzles_of_form()
         study = studies.create_study(
             get_session(),
             current_user,  # type: ignore[arg-type]
             name=form.get("name") or "",
-            puzzles=entries,
+            work=work_of_form(),
             order_scheme=form.get("order_scheme") or "fixed",
             description=form.get("description") or "",
             consent_text=form.get("consent_text") or "",
@@ -91,29 +91,33 @@ def new_study() -> ResponseReturnValue:
         )
     except studies.StudyError as error:
         return render_template("research/new_study.html", form=form, error=str(error)), 400
-    flash(f"Study created with {len(study.puzzles)} puzzles.")
+    if not preparing.enqueue(current_app, study):
+        study.heartbeat_at = None  # not queued: the study page queues it again
+        get_session().commit()
+    flash(f"Study created: its {studies.Pending.from_json(study.pending or {}).count} puzzles are being prepared.")
     return redirect(url_for("research.study", study_id=study.id), 303)
 
 
-def puzzles_of_form() -> list[studies.PuzzleEntry]:
-    """The study's puzzles from the form: an uploaded file, else pasted puzzles, else slider values."""
+def work_of_form() -> studies.Pending:
+    """The study's puzzles from the form, checked (all of an uploaded file, else pasted puzzles), or its targets
+    (target D values, else slider values)."""
     upload = request.files.get("puzzle_file")
     if upload is not None and upload.filename:
         data = upload.read(MAX_UPLOAD_BYTES + 1)
         if len(data) > MAX_UPLOAD_BYTES:
             raise studies.StudyError(f"The puzzle file is larger than {MAX_UPLOAD_BYTES // 1000} kB.")
         try:
-            return studies.puzzles_from_text(data.decode("utf-8-sig"))  # a leading byte order mark is dropped
+            return studies.Pending(puzzles=tuple(studies.checked_puzzles(data.decode("utf-8-sig"))))  # BOM dropped
         except UnicodeDecodeError:
             raise studies.StudyError("The puzzle file is not UTF-8 text.") from None
     pasted = request.form.get("puzzles") or ""
     if pasted.strip():
-        return studies.puzzles_from_text(pasted)
+        return studies.Pending(puzzles=tuple(studies.checked_puzzles(pasted)))
     targets = request.form.get("targets") or ""
     if targets.strip():
-        return studies.puzzles_from_targets(get_session(), numbers(targets, "target D", 1.0, 11.0))
+        return studies.Pending(targets=tuple(studies.targets_of_d(numbers(targets, "target D", 1.0, 11.0))))
     sliders = numbers(request.form.get("sliders") or "", "slider value", 0.0, 100.0)
-    return studies.puzzles_from_sliders(get_session(), sliders)
+    return studies.Pending(targets=tuple(studies.targets_of_sliders(sliders)))
 
 
 def numbers(text: str, name: str, low: float, high: float) -> list[float]:
@@ -169,9 +173,29 @@ def bounded_int(text: str, name: str, low: int, high: int) -> int:
 @bp.get("/studies/<int:study_id>")
 @login_required
 def study(study_id: int) -> ResponseReturnValue:
-    """A study's entry link and live progress: participants started and finished, per-puzzle times."""
+    """A study's entry link and live progress: participants started and finished, per-puzzle times; while its
+    puzzles are being prepared, how far that is."""
     found = owned_study(study_id)
+    if found.state == studies.PREPARING:  # the page's poll (a post) queues a stalled preparation again
+        return render_template("research/study.html", study=found, total=planned(found))
     return render_template("research/study.html", study=found, **progress_of(found))
+
+
+@bp.post("/studies/<int:study_id>/preparing")
+@login_required
+def preparation(study_id: int) -> ResponseReturnValue:
+    """The fragment the page of a study being prepared polls: puzzles rated so far; a full reload once it ends.
+    A post, as it queues the preparation again when its job shows no sign of life."""
+    found = owned_study(study_id)
+    if found.state != studies.PREPARING:
+        return Response(status=204, headers={"HX-Refresh": "true"})
+    preparing.requeue_if_stale(current_app, get_session(), found)
+    return render_template("research/_preparing.html", study=found, total=planned(found))
+
+
+def planned(found: Study) -> int:
+    """How many puzzles a study being prepared will have."""
+    return studies.Pending.from_json(found.pending or {}).count
 
 
 @bp.get("/studies/<int:study_id>/progress")
@@ -222,14 +246,30 @@ def export(study_id: int, kind: str) -> ResponseReturnValue:
 @bp.get("/studies/<int:study_id>/report")
 @login_required
 def study_report(study_id: int) -> ResponseReturnValue:
-    """The validation report: per-puzzle times, every rating against them, the two-way model, Table II."""
+    """The validation report (per-puzzle times, every rating against them, the two-way model, Table II) as computed
+    for the study's current data; while that is computed, the latest one if any, and a note that polls."""
     found = owned_study(study_id)
     session = get_session()
+    view = report_cache.peek(session, found)  # the page's poll (a post) queues the computation
     return render_template(
         "research/report.html",
-        report=report.build(session, found),
+        study=found,
+        view=view,
+        report=report_cache.served(view.shown, found) if view.shown is not None else None,
         calibration=report.calibration_in_force(session),
     )
+
+
+@bp.post("/studies/<int:study_id>/report/status")
+@login_required
+def report_status(study_id: int) -> ResponseReturnValue:
+    """The fragment the report page polls while the report is computed (a post: the first poll queues the
+    computation, a later one queues it again when it shows no sign of life); a full reload once it is done."""
+    found = owned_study(study_id)
+    view = report_cache.lookup(current_app, get_session(), found)
+    if not view.computing:
+        return Response(status=204, headers={"HX-Refresh": "true"})
+    return render_template("research/_report_status.html", study=found, view=view)
 
 
 @bp.post("/studies/<int:study_id>/calibrate")

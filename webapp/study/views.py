@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, current_app, redirect, render_template, request, session, url_for
+from flask import abort, current_app, make_response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
@@ -17,10 +17,14 @@ COOKIE_KEY = "participants"  # study public id -> participant public id, in the 
 
 
 def open_study(public_id: str) -> Study:
-    """The study of an entry link, or 404."""
+    """The study of an entry link; 404 when there is none, and a page saying so (409 while its puzzles are being
+    prepared, 410 when they could not be) when it is not ready."""
     study = get_session().scalar(select(Study).where(Study.public_id == public_id))
     if study is None:
         abort(404, description="There is no study at this address. Check the link you were given.")
+    if study.state != studies.READY:
+        code = 409 if study.state == studies.PREPARING else 410
+        abort(make_response(render_template("study/not_open.html", study=study), code))
     return study
 
 

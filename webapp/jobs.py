@@ -1,0 +1,157 @@
+"""The app's job queue: work too long for a request (preparing a study, computing a validation report) runs here.
+
+The queue is Huey's. By default it lives in a SQLite file in the instance folder (``instance/jobs.db``), so one
+machine needs no extra server; with ``REDIS_URL`` (environment ``SUDOKU_REDIS_URL``) it lives on that Redis server,
+which web processes and consumers on several hosts share. ``JOBS_NAME`` (``SUDOKU_JOBS_NAME``) names the queue, so
+several apps can share one Redis server.
+
+Requests only enqueue a job (a few milliseconds) and record what they asked for in the database; a consumer runs the
+jobs: ``flask --app webapp jobs run``, a process of its own beside the web server. Rating and generation are
+CPU-bound Python and numba code: in a thread of a web worker they would hold the GIL that the worker's requests
+need, and every player's request would wait behind them; in their own process (lowered in priority, like the bank's
+refill processes) they take a core of their own and the web workers keep answering. ``make run`` starts the consumer
+from gunicorn's master (``webapp.gunicorn_conf``) and stops it with the server; a deployment that runs plain
+``gunicorn 'webapp:create_app()'`` runs ``flask --app webapp jobs run`` beside it (another service unit), one or more,
+on any host that reaches the queue and the database.
+
+A job is given the app it runs for and ids only: what it works on is read from the database, so a job that runs
+twice, or after the thing it was for changed, finds that out and does nothing wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+from huey import Huey, RedisHuey, SqliteHuey
+from huey.consumer import Consumer
+
+EXTENSION = "sudoku_jobs"
+NICENESS = 10  # the consumer's work comes after the web workers' for the CPU
+POLL_MAX_S = 1.0  # an idle consumer looks at a SQLite queue at least this often (Redis wakes it at once)
+SHUTDOWN_S = 5.0  # on Ctrl-C a consumer lets a running job finish for this long, then stops
+jobs_cli = AppGroup("jobs", help="The background job queue.")
+log = logging.getLogger(__name__)
+
+Job = Callable[[Flask, int], None]
+
+
+class Queue:
+    """An app's Huey instance, opened on first use (an app that never queues a job creates no queue file), and
+    its tasks by name."""
+
+    def __init__(self, app: Flask, jobs: Mapping[str, Job]) -> None:
+        self.app = app
+        self.jobs = dict(jobs)
+        self.lock = threading.Lock()
+        self.opened: tuple[Huey, dict[str, Any]] | None = None
+
+    def open(self) -> tuple[Huey, dict[str, Any]]:
+        """The Huey instance and its tasks, opened and registered the first time."""
+        with self.lock:
+            if self.opened is None:
+                huey = open_queue(self.app)
+                tasks = {name: huey.task(name=name)(_bound(self.app, job)) for name, job in self.jobs.items()}
+                self.opened = huey, tasks
+            return self.opened
+
+
+def settings() -> dict[str, Any]:
+    """The queue's settings from the environment: ``SUDOKU_REDIS_URL`` and ``SUDOKU_JOBS_NAME``."""
+    return {
+        "REDIS_URL": os.environ.get("SUDOKU_REDIS_URL") or None,
+        "JOBS_NAME": os.environ.get("SUDOKU_JOBS_NAME") or "sudoku",
+    }
+
+
+def init_app(app: Flask, jobs: Mapping[str, Job]) -> None:
+    """Give the app its queue, whose tasks are the jobs, and add the ``flask jobs`` commands."""
+    app.extensions[EXTENSION] = Queue(app, jobs)
+    app.cli.add_command(jobs_cli)
+
+
+def open_queue(app: Flask) -> Huey:
+    """A Redis queue when ``REDIS_URL`` is set, else a SQLite queue in the instance folder (no results kept)."""
+    name = str(app.config["JOBS_NAME"])
+    url = app.config.get("REDIS_URL")
+    if url:
+        return RedisHuey(name, url=url, results=False)
+    return SqliteHuey(name, filename=str(Path(app.instance_path) / "jobs.db"), results=False)
+
+
+def _bound(app: Flask, job: Job) -> Callable[[int], None]:
+    """The task body: the job run for this app on one id."""
+
+    def run(item: int) -> None:
+        """Run the job on the item."""
+        job(app, item)
+
+    return run
+
+
+def queue_of(app: Flask) -> Huey:
+    """The app's Huey instance."""
+    queue: Queue = app.extensions[EXTENSION]
+    return queue.open()[0]
+
+
+def enqueue(app: Flask, name: str, item: int) -> bool:
+    """Put a job on the queue; False (logged) when the queue cannot be reached, so the caller can retry later."""
+    queue: Queue = app.extensions[EXTENSION]
+    try:
+        queue.open()[1][name](item)
+    except Exception:  # a queue server that is down must not turn a researcher's request into a 500
+        log.exception("could not queue the job %s(%s)", name, item)
+        return False
+    return True
+
+
+def consumer(app: Flask, workers: int = 1, shutdown_s: float | None = SHUTDOWN_S) -> Consumer:
+    """A consumer of the app's queue with thread workers (the consumer is a process of its own)."""
+    return queue_of(app).create_consumer(
+        workers=workers, worker_type="thread", periodic=False, max_delay=POLL_MAX_S, shutdown_timeout=shutdown_s
+    )
+
+
+class ThreadConsumer(Consumer):  # type: ignore[misc]
+    """A consumer run from threads of a process that keeps its own signal handlers (tests, embedding)."""
+
+    def _set_signal_handlers(self) -> None:
+        """Leave the process's signal handlers alone."""
+
+
+@contextmanager
+def running_in_threads(app: Flask, workers: int = 1) -> Iterator[Consumer]:
+    """Run a consumer of the app's queue in threads of this process until the block ends (then its jobs finish)."""
+    started = ThreadConsumer(
+        queue_of(app), workers=workers, worker_type="thread", periodic=False, max_delay=0.2,
+        check_worker_health=False,
+    )
+    started.start()
+    try:
+        yield started
+    finally:
+        started.stop(graceful=True)
+
+
+@jobs_cli.command("run")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Jobs run at once (threads; run more processes to use more cores).")
+def run_command(workers: int) -> None:
+    """Run the job consumer until Ctrl-C or SIGTERM (studies being prepared, validation reports)."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)
+    where = "Redis" if app.config.get("REDIS_URL") else str(Path(app.instance_path) / "jobs.db")
+    click.echo(f"Job consumer on queue {app.config['JOBS_NAME']!r} ({where}) with {workers} worker(s).")
+    consumer(app, workers).run()
