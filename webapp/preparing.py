@@ -28,7 +28,7 @@ from flask import Flask
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from sudoku_engine.generate import generate
+from sudoku_engine.generate import generate, warm_up
 
 from . import db, jobs, pool
 from .models import BankPuzzle, Study, StudyPuzzle, utcnow
@@ -80,6 +80,7 @@ def prepare(app: Flask, study_id: int) -> None:
             return
         work = Pending.from_json(study.pending)
     beat(sessions, study_id, 0)
+    warm_up()  # a first use compiles the kernels: not inside any puzzle's rating time limit
     try:
         if work.puzzles:
             prepare_uploaded(sessions, study_id, work.puzzles)

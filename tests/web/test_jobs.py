@@ -307,7 +307,10 @@ def test_a_study_whose_job_could_not_be_queued_is_queued_again_from_its_page(
     waiting = study_state(app, study_id)
     assert waiting.state == "preparing" and waiting.heartbeat_at is None
     with jobs.running_in_threads(app):
-        assert researcher.get(f"/research/studies/{study_id}").status_code == 200  # queues it again
+        assert researcher.get(f"/research/studies/{study_id}").status_code == 200
+        assert study_state(app, study_id).heartbeat_at is None  # a GET changes nothing
+        poll = researcher.post(f"/research/studies/{study_id}/preparing", headers=csrf_header_of(researcher))
+        assert poll.status_code == 200  # the page's poll queues it again
         assert prepared(app, study_id).state == "ready"
 
 
