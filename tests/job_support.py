@@ -22,7 +22,7 @@ from webapp import db, pool
 from webapp.models import Study
 
 T = TypeVar("T")
-PATIENCE_S = 600.0  # a stuck job fails the test after this long instead of hanging it
+PATIENCE_S = 240.0  # a stuck job fails the test after this long instead of hanging it
 
 
 def wait_for(check: Callable[[], T | None], what: str) -> T:

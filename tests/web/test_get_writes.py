@@ -16,7 +16,7 @@ from web_support import csrf_header_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
-from webapp import db
+from webapp import db, jobs
 from webapp.models import Study
 
 CHANGES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -79,8 +79,9 @@ def free_game(app: Flask, client: FlaskClient) -> None:
 
 def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None:
     """A researcher's pages around a study with breaks, and one participant taking it from entry to the end."""
-    study_id = create(researcher, [(str(p.puzzle), str(p.solution)) for p in PUZZLES], breaks="on",
-                      order_scheme="fixed")
+    with jobs.running_in_threads(app):  # the consumer's writes are not a request's
+        study_id = create(researcher, [(str(p.puzzle), str(p.solution)) for p in PUZZLES], breaks="on",
+                          order_scheme="fixed")
     entry = f"/s/{public_id(app, study_id)}"
     page = get_twice(participant, f"{entry}?participant_label=p1", 200)
     enrolled = participant.post(f"{entry}?participant_label=p1", data={"csrf_token": form_token_of(page)})

@@ -460,6 +460,7 @@ def test_an_uploaded_puzzle_file_may_start_with_a_byte_order_mark(
     content = "\ufeff".encode() + "".join(f"{p}\r\n" for p, _s in puzzles[:2]).encode()
     response = upload(researcher, content)
     assert response.status_code == 303, response.get_data(as_text=True)
+    assert prepared(app, int(response.headers["Location"].rsplit("/", 1)[1])).state == "ready"
     with app.app_context():
         rows = list(db.get_session().scalars(select(StudyPuzzle).order_by(StudyPuzzle.position)))
         assert [(r.puzzle, r.solution) for r in rows] == puzzles[:2]
