@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import uuid
 from collections.abc import Iterator
 
@@ -55,6 +56,13 @@ def fresh_postgres_database(prefix: str) -> Iterator[str]:
     finally:
         with psycopg.connect(admin_dsn(), autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (free when asked: a server started on it next is very likely to get it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def admin_dsn() -> str:

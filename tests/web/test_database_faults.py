@@ -3,14 +3,13 @@ gets 503 with Retry-After and a plain message, a page or an htmx fragment, and o
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
-from services import admin_dsn, fresh_postgres_database
+from services import admin_dsn, free_port, fresh_postgres_database
 from sqlalchemy import make_url
 from web_support import csrf_header_of
 
@@ -65,13 +64,6 @@ def test_a_locked_sqlite_database_answers_503_then_serves_again(
     holder.execute("COMMIT")
     holder.close()
     assert client.get(f"/g/{game_id}").status_code == 200
-
-
-def free_port() -> int:
-    """A loopback port nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_a_postgresql_server_that_is_down_answers_503(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -7,7 +7,6 @@ import http.cookiejar
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import urllib.parse
@@ -17,20 +16,13 @@ from pathlib import Path
 
 import pytest
 from job_support import wait_for
+from services import free_port
 from web_support import CSRF_META
 
 from sudoku_engine.generate import generate_puzzle
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery"
-
-
-def free_port() -> int:
-    """A port of 127.0.0.1 nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def group_members(group: int) -> list[int]:

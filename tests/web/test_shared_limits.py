@@ -3,13 +3,12 @@ one Redis count one limit together; a store that cannot be reached leaves each i
 
 from __future__ import annotations
 
-import socket
 import uuid
 from collections.abc import Callable
 
 from flask import Flask
 from flask.testing import FlaskClient
-from services import redis_url
+from services import free_port, redis_url
 from web_support import csrf_header_of
 
 
@@ -35,9 +34,7 @@ def test_two_instances_sharing_redis_allow_the_limit_once_in_total(make_app: Cal
 def test_each_instance_counts_alone_while_the_store_is_unreachable(make_app: Callable[..., Flask]) -> None:
     """No server at the store's address: answers are served (never a 500) and the limit still holds per
     instance."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    client = make_app(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}/0", LIMIT_LOGIN="2 per minute").test_client()
+    store = f"redis://127.0.0.1:{free_port()}/0"
+    client = make_app(RATELIMIT_STORAGE_URI=store, LIMIT_LOGIN="2 per minute").test_client()
     headers = csrf_header_of(client)
     assert [failed_log_in(client, headers) for _ in range(3)] == [401, 401, 429]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import http.client
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -22,8 +21,8 @@ from pathlib import Path
 
 import pytest
 import redis
-from services import postgres_url, redis_url
-from sqlalchemy import create_engine, func, make_url, select, text
+from services import free_port, fresh_postgres_database, redis_url
+from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import sessionmaker
 from werkzeug.security import generate_password_hash
 
@@ -40,30 +39,14 @@ LINK_LIMIT = 4
 REDIS_DB = 7  # a Redis database no other test uses
 
 
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def shared_database() -> Iterator[str]:
     """A fresh, migrated database on the test PostgreSQL server, dropped after the module."""
-    server = postgres_url()
-    name = f"sudoku_hosts_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(server).set(database=name).render_as_string(hide_password=False)
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "POOL_REFILL": False})
-    db.upgrade(app)
-    db.dispose(app)
-    yield url
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with fresh_postgres_database("sudoku_hosts") as url:
+        app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "POOL_REFILL": False})
+        db.upgrade(app)
+        db.dispose(app)
+        yield url
 
 
 @pytest.fixture(scope="module")
