@@ -1,7 +1,8 @@
 """Two app hosts on one PostgreSQL database and one Redis store: two gunicorn processes on different loopback ports.
 
 What must hold across hosts: a rate limit counts the requests of both, a bank row is served once, Latin-square rows
-balance, and an action sent to both hosts with the same idempotency key is stored once.
+balance, an action sent to both hosts with the same idempotency key is stored once, and studies made on either host
+are prepared once each by the one job consumer (``flask jobs run``, beside the second host) on the shared queue.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from job_support import wait_for as job_wait
 from services import free_port, fresh_postgres_database, redis_url
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import sessionmaker
@@ -30,7 +32,7 @@ from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from webapp import create_app, db, pool, studies
-from webapp.models import BankPuzzle, Event, Game, Participant, User
+from webapp.models import BankPuzzle, Event, Game, Participant, Study, StudyPuzzle, User
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
@@ -51,7 +53,8 @@ def shared_database() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def hosts(shared_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
-    """Two gunicorn processes (two sync workers each) on one database and one Redis; their ports."""
+    """Two gunicorn processes (two sync workers each) and one job consumer on one database and one Redis; the
+    gunicorn ports."""
     store = urllib.parse.urlsplit(redis_url())._replace(path=f"/{REDIS_DB}").geturl()
     redis.Redis.from_url(store).flushdb()  # this module's own Redis database: no counts left from an earlier run
     bin_dir = Path(sys.executable).parent
@@ -73,6 +76,9 @@ def hosts(shared_database: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
         command = [str(bin_dir / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{port}", "--log-level",
                    "warning", "--chdir", str(ROOT), "webapp:create_app()"]
         servers.append(subprocess.Popen(command, env={**env, "HOME": str(folder)}, cwd=folder))
+    consumer = [sys.executable, "-m", "flask", "--app", "webapp", "jobs", "run"]
+    servers.append(subprocess.Popen(consumer, env={**env, "HOME": str(folder)}, cwd=ROOT,
+                                    stdout=subprocess.DEVNULL))
     try:
         for port in ports:
             wait_for(port)
@@ -242,3 +248,42 @@ def test_an_action_sent_to_both_hosts_is_stored_once(hosts: list[int], shared_da
     engine.dispose()
     assert {f"k{cell}" for cell in empty} <= set(counts)
     assert all(counts[f"k{cell}"] == 1 for cell in empty)
+
+
+def test_studies_made_on_either_host_are_prepared_once_by_the_shared_queue(
+    hosts: list[int], shared_database: str
+) -> None:
+    engine = create_engine(shared_database)
+    email, password = f"{uuid.uuid4().hex[:8]}@example.org", "two hosts, one queue"
+    with sessionmaker(engine)() as session:
+        session.add(User(email=email, password_hash=generate_password_hash(password)))
+        session.commit()
+    researcher = Browser()
+    researcher.send(hosts[0], "GET", "/research/login")
+    assert researcher.send(hosts[0], "POST", "/research/login", {"email": email, "password": password})[0] == 302
+    researcher.send(hosts[1], "GET", "/research/studies/new")
+    made = [[str(generate_puzzle(seed=300 + 10 * study + i, givens=60).puzzle) for i in range(2)] for study in range(4)]
+
+    def create(index: int) -> int:
+        form = {"name": f"Host {index % 2}", "puzzles": "\n".join(made[index]), "order_scheme": "fixed",
+                "hint_rungs": "4", "abandon_minutes": "60"}
+        status, page, location = researcher.send(hosts[index % 2], "POST", "/research/studies/new", form)
+        assert status == 303, page
+        return int(location.rsplit("/", 1)[1])
+
+    study_ids = at_once(len(made), create)
+
+    def states() -> list[str] | None:
+        with sessionmaker(engine)() as session:
+            found = [session.get(Study, study_id) for study_id in study_ids]
+            return None if any(s is None or s.state == "preparing" for s in found) else [s.state for s in found if s]
+
+    assert job_wait(states, "the studies to be prepared") == ["ready"] * len(made)
+    with sessionmaker(engine)() as session:
+        stored = {
+            study_id: list(session.scalars(select(StudyPuzzle.puzzle).where(StudyPuzzle.study_id == study_id)
+                                           .order_by(StudyPuzzle.position)))
+            for study_id in study_ids
+        }
+    engine.dispose()
+    assert [stored[study_id] for study_id in study_ids] == made  # each prepared once, from its own puzzles
