@@ -37,11 +37,14 @@ chromium:
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check sudoku_engine webapp tests benchmarks
+	$(BIN)/ruff check sudoku_engine webapp tests benchmarks scripts
 	$(BIN)/mypy
 
 # The tests run against throwaway PostgreSQL and Redis servers (scripts/services.sh), stopped however pytest ends.
+# The engine's compiled kernels are built (or loaded from numba's cache) once before pytest starts, so no test
+# waits on a first compilation and the two test processes do not compile the same kernels side by side.
 test: $(VENV)/.test-installed chromium lint
+	$(BIN)/python scripts/warm_kernels.py
 	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/sudoku-services.XXXXXX"); \
 	trap '$(SERVICES) stop "$$dir"; exit 130' INT TERM HUP; \
 	$(SERVICES) start "$$dir" || { $(SERVICES) stop "$$dir"; exit 1; }; \

@@ -11,7 +11,7 @@ Pure numpy, on plain arrays, so the report (``webapp.report``) and its tests sha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,7 +104,9 @@ class Correlation:
     pearson: Estimate
 
 
-def correlations(ratings: dict[str, Sequence[float | None]], mean_log: Sequence[float], seed: int) -> list[Correlation]:
+def correlations(
+    ratings: Mapping[str, Sequence[float | None]], mean_log: Sequence[float], seed: int
+) -> list[Correlation]:
     """Spearman and Pearson of every rating against mean log time, strongest |Spearman| first."""
     target = np.asarray(mean_log, dtype=np.float64)
     rows = []
@@ -144,4 +146,5 @@ def fit_two_way(log_times: Array) -> TwoWayFit:
     fitted = design[:-1] @ solution
     residuals = target[:-1] - fitted
     dof = max(1, len(cells) - (puzzles + people - 1))
-    return TwoWayFit(solution[:puzzles], solution[puzzles:], float(np.sqrt((residuals**2).sum() / dof)))
+    solved = np.asarray(solution, dtype=np.float64)
+    return TwoWayFit(solved[:puzzles], solved[puzzles:], float(np.sqrt((residuals**2).sum() / dof)))

@@ -115,7 +115,7 @@ def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
     on_task = (end - game.first_shown_at).total_seconds() if end and game.first_shown_at else None
     limit = (game.settings or {}).get("time_limit_s")
     active = active_seconds(game, last) if game.completed_at is None else game.solve_seconds
-    timed_out = bool(limit) and game.completed_at is None and (active or 0) >= float(limit)
+    timed_out = limit is not None and game.completed_at is None and (active or 0) >= float(limit)
     return [
         study.public_id, person.public_id, person.arrival, _blank(person.latin_row), item.order_index,
         item.position, game.puzzle, _blank(game.d), game.id, _iso(game.first_shown_at), _iso(game.completed_at),

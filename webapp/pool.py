@@ -22,14 +22,15 @@ import random
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, TypedDict
 
 from flask import Flask
-from sqlalchemy import Insert, case, false, func, select, update
+from sqlalchemy import case, false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql.dml import ReturningInsert
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import DEFAULT_TOLERANCE, MAX_GIVENS, Targeted, generate
@@ -147,10 +148,13 @@ def rated_record(values: Sequence[int]) -> BankRecord:
     return record_of(values, solution.values, rating, "import")
 
 
-INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}  # the INSERTs that know ON CONFLICT
+INSERTS: dict[str, Callable[[type[BankPuzzle]], sqlite.Insert | postgresql.Insert]] = {
+    "sqlite": sqlite.insert,
+    "postgresql": postgresql.insert,
+}  # the INSERTs that know ON CONFLICT
 
 
-def _insert_new(session: Session, row: dict[str, Any]) -> Insert:
+def _insert_new(session: Session, row: dict[str, Any]) -> ReturningInsert[tuple[int]]:
     """An INSERT of one row that does nothing when the puzzle is already in the bank (SQLite or PostgreSQL); it
     returns the new row's id, so the rows returned count the rows added on both."""
     dialect = session.get_bind().dialect.name

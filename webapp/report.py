@@ -233,7 +233,7 @@ def scatter_plots(rows: list[PuzzleRow]) -> dict[str, str]:
         return {}
     plots = {}
     for key, label in (("mean_log", "mean log solve time (log s)"), ("b", "puzzle difficulty b (log s)")):
-        points = [(r.d, _value(r, key)) for r in rows if r.d is not None and _value(r, key) is not None]
+        points = [(r.d, v) for r in rows if r.d is not None and (v := _value(r, key)) is not None]
         figure, axes = plt.subplots(figsize=(4.5, 3.2))
         axes.scatter([d for d, _v in points], [v for _d, v in points], color="#2f5fd0")
         axes.set_xlabel("D")

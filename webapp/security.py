@@ -103,11 +103,11 @@ def public_url(endpoint: str, **values: Any) -> str:
     """The absolute address of a page, for people to use elsewhere: on the base URL; else on the request's host
     when it is an allowed (or local) one; else only the path (the page then says how to set the base URL)."""
     path = url_for(endpoint, **values)
-    base = current_app.config["BASE_URL"]
+    base: str = current_app.config["BASE_URL"]
     if base:
         return base + path
     if host_is_trusted(request.host, current_app.config["ALLOWED_HOSTS"] or LOCAL_HOSTS):
-        return url_for(endpoint, _external=True, **values)
+        return str(url_for(endpoint, _external=True, **values))
     return path
 
 

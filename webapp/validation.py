@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from flask import Flask, abort, request
-from sqlalchemy import Column
+from sqlalchemy import ColumnElement
 from werkzeug.routing import IntegerConverter, Map
 
 from .models import Study, User
@@ -24,7 +24,7 @@ INTEGER_COLUMN_MAX = 2**31 - 1  # PostgreSQL's integer; SQLite's integers reach 
 ADDRESS_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 FIELD_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, line feed and carriage return are allowed
 # Form fields stored as they are sent, by field name: the column that holds them.
-FIELD_COLUMNS: dict[str, Column[Any]] = {"name": Study.__table__.c.name, "email": User.__table__.c.email}
+FIELD_COLUMNS: dict[str, ColumnElement[Any]] = {"name": Study.__table__.c.name, "email": User.__table__.c.email}
 
 
 class ColumnInteger(IntegerConverter):

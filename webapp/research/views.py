@@ -10,14 +10,14 @@ from typing import Any
 
 from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_login import current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import exports, preparing, report, report_cache, studies
 from ..db import get_session
 from ..models import Game, Participant, Study, User
-from . import bp
+from . import bp, login_required
 
 MAX_UPLOAD_BYTES = 200_000
 
@@ -80,7 +80,7 @@ def new_study() -> ResponseReturnValue:
     try:
         study = studies.create_study(
             get_session(),
-            current_user,  # type: ignore[arg-type]
+            current_user,
             name=form.get("name") or "",
             work=work_of_form(),
             order_scheme=form.get("order_scheme") or "fixed",

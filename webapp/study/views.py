@@ -89,7 +89,7 @@ def entry(public_id: str) -> ResponseReturnValue:
     if study.closed_at is not None:
         return render_template("study/closed.html", study=study), 410
     labels = {key: request.args.get(key, "")[:200] for key in studies.LABEL_KEYS}
-    secret = current_app.secret_key or ""
+    secret = str(current_app.secret_key or "")
     if request.method == "GET":
         who = studies.identity(studies.hashed_labels(secret, labels))
         participant = studies.returning(get_session(), study, remembered(study), who)
