@@ -1,4 +1,4 @@
-"""sudoku_engine: solve, rate, explain and generate Sudoku puzzles (see DESIGN.md for the map)."""
+"""sudoku_engine: solve, rate, explain and generate Sudoku puzzles (ARCHITECTURE.md at the repository root is the map)."""
 
 from .grid import Grid, InvalidPuzzle, cell_name, parse_cell
 from .hints import hint
