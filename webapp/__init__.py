@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,7 @@ from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
 from . import assets, db, errors, jobs, limits, pool, preparing, report_cache, research, security, validation
+from .config import load as load_settings
 from .play import bp as play_bp
 from .pool_cli import pool_cli
 from .study import bp as study_bp
@@ -35,7 +34,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(asset_folder("static")),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    app.config.from_mapping(_settings(app.instance_path, config))
+    app.config.from_mapping(load_settings(app.instance_path, config))
     if app.config["HTMX_SOURCE"] not in assets.HTMX_SOURCES:
         raise ValueError(f"HTMX_SOURCE must be one of {assets.HTMX_SOURCES}, not {app.config['HTMX_SOURCE']!r}")
     validation.init_app(app)  # first: its converter bounds the routes added below
@@ -89,43 +88,6 @@ def _migrate(app: Flask) -> None:
                            found or "no schema")
 
 
-def _settings(instance_path: str, config: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with the environment, then with ``config``."""
-    settings: dict[str, Any] = {
-        **limits.settings(),
-        **security.settings(),
-        **jobs.settings(),
-        "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'sudoku.db'}",
-        "HTMX_SOURCE": os.environ.get("SUDOKU_HTMX") or "cdn",
-        # Bring the database to the latest schema when the app starts (under a lock), instead of answering 503
-        # until `flask --app webapp init-db` has run.
-        "MIGRATE_AT_START": pool.setting_from_env("MIGRATE_AT_START", False),
-        # The largest request body read (an uploaded puzzle file is at most 200 kB); a larger one is refused with
-        # 413 before it is read.
-        "MAX_CONTENT_LENGTH": 1_000_000,
-        # A game can stay open for hours; the token lives as long as the browser session instead.
-        "WTF_CSRF_TIME_LIMIT": None,
-    }
-    settings.update(config)
-    if "SECRET_KEY" not in settings:
-        settings["SECRET_KEY"] = os.environ.get("SECRET_KEY") or persistent_secret_key(Path(instance_path))
-    return settings
-
-
-def persistent_secret_key(instance: Path) -> str:
-    """The key stored in ``instance/secret_key``, created once so restarts and workers agree."""
-    path = instance / "secret_key"
-    if not path.exists():
-        draft = instance / f"secret_key.{secrets.token_hex(8)}"
-        draft.write_text(secrets.token_hex(32))
-        draft.chmod(0o600)
-        try:
-            os.link(draft, path)  # atomic: the first worker to get here wins, the others read its key
-        except FileExistsError:
-            pass
-        finally:
-            draft.unlink()
-    return path.read_text().strip()
 
 
 def _start_timer() -> None:

@@ -64,14 +64,6 @@ class Queue:
             return self.opened
 
 
-def settings() -> dict[str, Any]:
-    """The queue's settings from the environment: ``SUDOKU_REDIS_URL`` and ``SUDOKU_JOBS_NAME``."""
-    return {
-        "REDIS_URL": os.environ.get("SUDOKU_REDIS_URL") or None,
-        "JOBS_NAME": os.environ.get("SUDOKU_JOBS_NAME") or "sudoku",
-    }
-
-
 def init_app(app: Flask, jobs: Mapping[str, Job]) -> None:
     """Give the app its queue, whose tasks are the jobs, and add the ``flask jobs`` commands."""
     app.extensions[EXTENSION] = Queue(app, jobs)

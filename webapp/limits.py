@@ -11,13 +11,12 @@ installed) shares them between workers and hosts. While that store cannot be rea
 memory again (and logs it) rather than failing the request. ``RATELIMIT_ENABLED`` false switches the limits off
 (load benchmarks that play many games from one address).
 The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT``, ``LIMIT_LOGIN`` and
-``LIMIT_LOGIN_ACCOUNT`` (factory config, else environment ``SUDOKU_LIMIT_NEW`` and so on, else ``DEFAULTS``).
+``LIMIT_LOGIN_ACCOUNT`` (settings in ``webapp.config``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -26,13 +25,6 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
-DEFAULTS: dict[str, Any] = {
-    "LIMIT_NEW": "30 per minute",
-    "LIMIT_PUZZLE_LINK": "30 per minute",
-    "LIMIT_HINT": "120 per minute",
-    "LIMIT_LOGIN": "10 per minute",
-    "LIMIT_LOGIN_ACCOUNT": "30 per hour",
-}
 # endpoint, its setting, what the message names, what is counted (the client address, the game as well, or the
 # account typed), whether the answer to a failed attempt is what counts (login: wrong passwords) rather than one
 # that did the work
@@ -44,18 +36,6 @@ LIMITED = (
     ("research.login", "LIMIT_LOGIN", "failed log-ins", "address", True),
     ("research.login", "LIMIT_LOGIN_ACCOUNT", "failed log-ins for this account", "account", True),
 )
-
-
-def settings() -> dict[str, Any]:
-    """The limits (environment ``SUDOKU_LIMIT_NEW`` etc., else the defaults), with ``RATELIMIT_ENABLED`` and
-    ``RATELIMIT_STORAGE_URI`` from the environment."""
-    found = {key: os.environ.get(f"SUDOKU_{key}") or default for key, default in DEFAULTS.items()}
-    enabled = os.environ.get("RATELIMIT_ENABLED", "").strip().lower()
-    if enabled:
-        found["RATELIMIT_ENABLED"] = enabled not in ("0", "false", "no", "off")
-    found["RATELIMIT_STORAGE_URI"] = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
-    found["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"] = True
-    return found
 
 
 def per_game() -> str:

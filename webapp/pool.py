@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import random
 import subprocess
@@ -46,16 +45,6 @@ EXTENSION = "sudoku_pool"
 CANDIDATES = 4  # unused rows read per claim round, nearest first
 CLAIM_ROUNDS = 5  # rounds of reading and claiming before a draw gives up to other requests
 MAX_PENDING = 16  # refill targets a process queues at most
-DEFAULTS: dict[str, Any] = {
-    "POOL_TOLERANCE": DEFAULT_TOLERANCE,  # D units: a bank row this close to the target is served
-    "POOL_GENERATE_BUDGET_S": 3.0,  # on-demand generation when the bank has nothing close enough
-    "POOL_REFILL": True,  # top the bank up in the background after draws
-    "POOL_REFILL_BELOW": 4,  # refill when fewer unused rows than this are within tolerance of the target
-    "POOL_REFILL_UPTO": 8,  # ... until this many are (at most twice as many attempts)
-    "POOL_REFILL_BUDGET_S": 3.0,  # generation budget per background puzzle
-}
-
-SWITCH_WORDS = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
 
 log = logging.getLogger(__name__)
 SEED_SOURCE = "seed"  # the ``source`` of shipped seed rows (``webapp.seed``)
@@ -89,30 +78,8 @@ class Served:
 
 
 def init_app(app: Flask) -> None:
-    """Set the bank's settings (factory config, else environment ``SUDOKU_<KEY>``, else default) and the refiller."""
-    for key, default in DEFAULTS.items():
-        if key not in app.config:
-            app.config[key] = setting_from_env(key, default)
+    """Give the app its refiller of the bank."""
     app.extensions[EXTENSION] = Refiller(app)
-
-
-def setting_from_env(key: str, default: Any) -> Any:
-    """``SUDOKU_<KEY>`` from the environment, read as the default's type (a clear ValueError when it is not)."""
-    text = os.environ.get(f"SUDOKU_{key}")
-    if text is None:
-        return default
-    if isinstance(default, bool):
-        if text.strip().lower() not in SWITCH_WORDS:
-            raise ValueError(f"SUDOKU_{key} must be 1 or 0 (true or false), not {text!r}")
-        return SWITCH_WORDS[text.strip().lower()]
-    try:
-        value = type(default)(text)
-    except ValueError:
-        kind = "whole number" if isinstance(default, int) else "number"
-        raise ValueError(f"SUDOKU_{key} must be a {kind}, not {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"SUDOKU_{key} must be a positive number, not {text!r}")
-    return value
 
 
 def record_of(puzzle: Sequence[int], solution: Sequence[int], rating: Rating, source: str) -> BankRecord:

@@ -15,7 +15,6 @@ otherwise, so a client cannot pick its own address for the rate limits).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,7 +23,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from . import assets
-from .pool import setting_from_env
 
 CONTENT_SECURITY_POLICY = "; ".join((
     "default-src 'self'",
@@ -44,28 +42,6 @@ HEADERS = {
 
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1")  # hosts whose links are shown when no list of allowed hosts is set
-
-
-def settings() -> dict[str, Any]:
-    """The session cookie's flags: HttpOnly, SameSite=Lax, and Secure when ``SUDOKU_SECURE_COOKIES`` is on (read
-    as the bank's switches are, ``pool.setting_from_env``); the base URL and the allowed hosts."""
-    secure = setting_from_env("SECURE_COOKIES", False)
-    hosts = [name.strip() for name in os.environ.get("SUDOKU_ALLOWED_HOSTS", "").split(",") if name.strip()]
-    return {
-        "SESSION_COOKIE_HTTPONLY": True,
-        "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": secure,
-        "BASE_URL": os.environ.get("SUDOKU_BASE_URL") or None,
-        "ALLOWED_HOSTS": hosts,
-        "PROXY_HOPS": proxy_hops(os.environ.get("SUDOKU_PROXY_HOPS", "0")),
-    }
-
-
-def proxy_hops(text: str) -> int:
-    """How many proxies in front of the app are trusted with X-Forwarded-For and X-Forwarded-Proto (0: none)."""
-    if not text.strip().isdigit():
-        raise ValueError(f"SUDOKU_PROXY_HOPS must be a whole number of proxies (0 for none), not {text!r}")
-    return int(text)
 
 
 def init_app(app: Flask) -> None:

@@ -70,14 +70,14 @@ def test_limits_can_be_switched_off(make_app):
 
 
 def test_the_environment_switches_limits_off_and_names_the_storage(monkeypatch):
-    from webapp import limits
+    from webapp import config
 
     monkeypatch.setenv("RATELIMIT_ENABLED", "off")
     monkeypatch.setenv("RATELIMIT_STORAGE_URI", "memory://")
-    found = limits.settings()
+    found = config.from_environment()
     assert found["RATELIMIT_ENABLED"] is False and found["RATELIMIT_STORAGE_URI"] == "memory://"
     monkeypatch.setenv("RATELIMIT_ENABLED", "1")
-    assert limits.settings()["RATELIMIT_ENABLED"] is True
+    assert config.from_environment()["RATELIMIT_ENABLED"] is True
 
 
 def test_limits_come_from_the_environment_and_bad_ones_are_refused(monkeypatch, make_app):
@@ -179,8 +179,8 @@ def test_forwarded_addresses_count_only_behind_trusted_proxies(make_app):
 
 
 def test_a_bad_proxy_hops_setting_is_refused(monkeypatch):
-    from webapp import security
+    from webapp import config
 
     monkeypatch.setenv("SUDOKU_PROXY_HOPS", "one")
     with pytest.raises(ValueError, match="SUDOKU_PROXY_HOPS must be a whole number"):
-        security.settings()
+        config.from_environment()

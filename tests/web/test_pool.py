@@ -23,6 +23,7 @@ from sudoku_engine.isomorph import canonical, canonical_isomorph, random_isomorp
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions, solve
+from webapp import config as app_config
 from webapp import db, games, pool, refill
 from webapp.models import BankPuzzle, Game
 
@@ -301,7 +302,7 @@ def test_bank_settings_come_from_config_then_environment(
     monkeypatch.setenv("SUDOKU_POOL_REFILL", "off")
     monkeypatch.setenv("SUDOKU_POOL_GENERATE_BUDGET_S", "9")
     app = make_app(POOL_GENERATE_BUDGET_S=0.25)
-    config = {key: app.config[key] for key in pool.DEFAULTS}
+    config = {key: app.config[key] for key in app_config.BY_KEY if key.startswith("POOL_")}
     assert config["POOL_REFILL_BUDGET_S"] == 1.5 and config["POOL_REFILL_UPTO"] == 3
     assert config["POOL_GENERATE_BUDGET_S"] == 0.25 and config["POOL_REFILL"] is False
     assert config["POOL_TOLERANCE"] == pool.DEFAULT_TOLERANCE
@@ -321,7 +322,7 @@ def test_bad_bank_setting_in_environment_is_refused(
 ) -> None:
     monkeypatch.setenv(f"SUDOKU_{key}", text)
     with pytest.raises(ValueError, match=message):
-        pool.setting_from_env(key, pool.DEFAULTS[key])
+        app_config.read(app_config.BY_KEY[key])
 
 
 @pytest.mark.parametrize("slider", [0, 6, 14])
