@@ -147,7 +147,7 @@ def close_singles(cand):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _place(values, cand, cell, digit):  # type: ignore[no-untyped-def]
+def place(values, cand, cell, digit):  # type: ignore[no-untyped-def]
     """Place a digit and remove it from the peers' candidates."""
     values[cell] = digit
     cand[cell] = 0
@@ -175,7 +175,7 @@ def _fill_house(values, cand, house, hidden):  # type: ignore[no-untyped-def]
         while mask:
             mask >>= 1
             digit += 1
-        _place(values, cand, last, digit)
+        place(values, cand, last, digit)
         return True
     if not hidden or empty == 0:
         return False
@@ -186,7 +186,7 @@ def _fill_house(values, cand, house, hidden):  # type: ignore[no-untyped-def]
             for i in range(9):
                 cell = _UNITS[house, i]
                 if values[cell] == 0 and cand[cell] >> (digit - 1) & 1:
-                    _place(values, cand, cell, digit)
+                    place(values, cand, cell, digit)
                     placed = True
     return placed
 

@@ -107,7 +107,7 @@ def trace(
     each step the empty cells and how many of them a single could fill (``logic.options``)."""
     import numpy as np
 
-    from .. import _finders_numba  # needs numba: imported on first use
+    from . import _finders_numba  # needs numba: imported on first use
 
     values = np.asarray(board.values, dtype=np.int8)
     cm = np.asarray(board.cands, dtype=np.int32)
@@ -147,7 +147,7 @@ def _run_kernel(
     indices of the techniques taken, final position."""
     import numpy as np
 
-    from .. import _finders_numba  # needs numba: imported on first use
+    from . import _finders_numba  # needs numba: imported on first use
 
     cand = np.asarray(encoded, dtype=np.int32)
     log = np.empty(729, dtype=np.int32)

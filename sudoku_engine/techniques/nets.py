@@ -288,7 +288,7 @@ def _kernel_net_sizes(board: Board, level: int, solution: Sequence[int]) -> dict
     """``net_sizes`` on the kernel."""
     import numpy as np
 
-    from .. import _nets_numba  # needs numba: imported on first use
+    from . import _nets_numba  # needs numba: imported on first use
 
     sizes = np.zeros(729, dtype=np.int32)
     cm = np.asarray(board.cands, dtype=np.int32)

@@ -1,4 +1,4 @@
-"""Contradiction nets compiled by numba: the kernel of ``techniques.nets``, which follows the same rules in the
+"""Contradiction nets compiled by numba: the kernel of ``nets``, which follows the same rules in the
 same order in plain Python (the reference, compared with this kernel by the tests).
 
 A fact is a candidate placed (on) or removed (off), index ``((cell * 9 + digit - 1) << 1) | on``. A trial keeps,
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .grid import PEERS, POPCOUNT, UNITS, UNITS_OF
+from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF
 
 FACTS = 1458
 _UNITS = np.array(UNITS, dtype=np.int32)

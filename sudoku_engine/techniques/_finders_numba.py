@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._search_numba import _place, close_singles
-from .grid import PEERS, POPCOUNT, UNITS, UNITS_OF
-from .techniques.intersections import _BOX_ALIGNED, _CLAIMING_BOX, _GROUPS, _POINTING_LINE, _THIRD
+from .._search_numba import close_singles, place
+from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF
+from .tables import BOX_ALIGNED, BOX_LINE_GROUPS, CLAIMING_BOX, POINTING_LINE, THIRD
 
 _UNITS = np.array(UNITS, dtype=np.int32)
 _UNITS_OF = np.array(UNITS_OF, dtype=np.int32)
@@ -31,15 +31,15 @@ _POPCOUNT = np.array(POPCOUNT, dtype=np.int32)
 _SEES = np.zeros((81, 81), dtype=np.bool_)
 for _cell, _peers in enumerate(PEERS):
     _SEES[_cell, list(_peers)] = True
-_BOX_ALIGNED_A = np.array(_BOX_ALIGNED, dtype=np.int32)
-_THIRD_A = np.array(_THIRD, dtype=np.int32)
-_POINTING_LINE_A = np.array(_POINTING_LINE, dtype=np.int32)
-_CLAIMING_BOX_A = np.array(_CLAIMING_BOX, dtype=np.int32)
+_BOX_ALIGNED_A = np.array(BOX_ALIGNED, dtype=np.int32)
+_THIRD_A = np.array(THIRD, dtype=np.int32)
+_POINTING_LINE_A = np.array(POINTING_LINE, dtype=np.int32)
+_CLAIMING_BOX_A = np.array(CLAIMING_BOX, dtype=np.int32)
 # Per box, its groups of cells inside one box-line intersection (in the Python finder's order) and their places.
-_PAIR_CELLS = np.array([[g for g, _ in groups] for groups in _GROUPS[2]], dtype=np.int32)
-_PAIR_PLACES = np.array([[p for _, p in groups] for groups in _GROUPS[2]], dtype=np.int32)
-_TRIPLE_CELLS = np.array([[g for g, _ in groups] for groups in _GROUPS[3]], dtype=np.int32)
-_TRIPLE_PLACES = np.array([[p for _, p in groups] for groups in _GROUPS[3]], dtype=np.int32)
+_PAIR_CELLS = np.array([[g for g, _ in groups] for groups in BOX_LINE_GROUPS[2]], dtype=np.int32)
+_PAIR_PLACES = np.array([[p for _, p in groups] for groups in BOX_LINE_GROUPS[2]], dtype=np.int32)
+_TRIPLE_CELLS = np.array([[g for g, _ in groups] for groups in BOX_LINE_GROUPS[3]], dtype=np.int32)
+_TRIPLE_PLACES = np.array([[p for _, p in groups] for groups in BOX_LINE_GROUPS[3]], dtype=np.int32)
 _LOW = 0x1FF
 _DONE = 0x200
 
@@ -1066,7 +1066,7 @@ def trace(values, cm, givens, codes, log, opened, limit):  # type: ignore[no-unt
         opened[steps, 0], opened[steps, 1] = options(values, cm)
         kind, cell, digit = _single(values, cm)
         if kind >= 0:
-            _place(values, cm, cell, digit)
+            place(values, cm, cell, digit)
             log[steps] = kind
             steps += 1
             continue
@@ -1085,7 +1085,7 @@ def trace(values, cm, givens, codes, log, opened, limit):  # type: ignore[no-unt
         if _FAMILY[codes[taken]] == _BUG:  # the step places its digit
             for cell in range(81):
                 if out[cell]:
-                    _place(values, cm, cell, _digit(cm[cell] & ~out[cell]))
+                    place(values, cm, cell, _digit(cm[cell] & ~out[cell]))
         else:
             for cell in range(81):
                 cm[cell] &= ~out[cell]
