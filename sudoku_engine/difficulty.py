@@ -71,6 +71,9 @@ MINUTES_EXPONENT = 0.7375
 # intersections and pairs, then subsets, fish, wings and single-digit patterns, then chains, then almost locked
 # sets, forcing chains and nets).
 ZONES = (("Easy", SINGLES_TOP), ("Medium", 3.5), ("Hard", 5.5), ("Expert", 7.5))
+# How close in D a puzzle is to a target D to count as a hit: about the gap between neighbouring techniques on the
+# SE scale (generation, the slider's steps, the bank's draws).
+DEFAULT_TOLERANCE = 0.2
 
 
 def effort(taken: Sequence[Technique], options: Sequence[tuple[int, int]]) -> float:

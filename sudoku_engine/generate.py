@@ -47,6 +47,7 @@ from operator import not_
 
 from . import _search_py, difficulty, logic
 from .board import Board, Step
+from .difficulty import DEFAULT_TOLERANCE as DEFAULT_TOLERANCE  # for D and se_like; callers import it from here
 from .grid import UNITS, Grid
 from .isomorph import canonical
 from .rating import Rating, rate, rate_trace
@@ -186,7 +187,6 @@ def generate_puzzle(
 
 MAX_GIVENS = 40  # targeted puzzles look like Sudoku: easy ones come from visible singles, not a full grid
 FINE_GAP = 0.12  # the most se_fine and se_like differ (a chain's length bonus, unrounded or rounded to tenths)
-DEFAULT_TOLERANCE = 0.2  # D and se_like units: about the gap between neighbouring techniques on the SE scale
 RELATIVE_TOLERANCE = 0.05  # the seed measures' default: 5% of the target
 DEFAULT_BUDGET_S = 2.0
 STALE_MOVES = 40  # moves in a row without a better cost before the climb restarts from a new grid

@@ -15,7 +15,6 @@ import bisect
 import math
 
 from . import difficulty
-from .generate import DEFAULT_TOLERANCE
 from .slider_knots import EFFORTS, KNOTS
 
 
@@ -32,7 +31,7 @@ def target_for_slider(slider: float) -> float:
     low = min(int(position), 99)
     a, b = KNOTS[low], KNOTS[low + 1]
     fraction = position - low
-    if b - a <= 2 * DEFAULT_TOLERANCE:
+    if b - a <= 2 * difficulty.DEFAULT_TOLERANCE:
         return a + fraction * (b - a)
     return a if fraction < 0.5 else b
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sudoku_engine.generate import DEFAULT_TOLERANCE
+from sudoku_engine.difficulty import DEFAULT_TOLERANCE
 
 ON_WORDS = ("1", "on", "true", "yes")
 OFF_WORDS = ("0", "off", "false", "no")
