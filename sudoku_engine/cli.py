@@ -18,18 +18,18 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import NoReturn, TextIO, TypeVar
 
 from . import difficulty
 from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, MAX_GIVENS, METRICS, generate, generate_puzzle, warm_up
-from .grid import InvalidPuzzle, format_values, parse_values
+from .grid import InvalidPuzzle, format_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
 from .levels import Levels, percentile_levels
 from .metrics import simonis
+from .puzzle_files import InputLine, parsed_inputs, read_inputs
 from .rating import NotUnique, rate
 from .slider import target_for_slider
 from .solver import solve_count
@@ -48,65 +48,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-@dataclass(frozen=True)
-class InputLine:
-    """One puzzle line to process, with where it came from for error messages."""
-
-    source: str
-    line: int
-    text: str
-
-
-def _tsv_column(header: str) -> int:
-    """Index of the ``puzzle`` column of a TSV header, or 0 when none is named so."""
-    names = [name.strip().lower() for name in header.split("\t")]
-    return names.index("puzzle") if "puzzle" in names else 0
-
-
-def _lines_of(source: str, stream: Iterable[str], has_header: bool) -> Iterator[InputLine]:
-    """Puzzle lines of a stream, skipping blanks, ``#`` comments and a header line."""
-    column = 0
-    for number, raw in enumerate(stream, start=1):
-        text = raw.rstrip("\r\n")
-        if number == 1 and (has_header or text.split("\t")[0].strip().lower() == "puzzle"):
-            column = _tsv_column(text)
-            continue
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        fields = text.split("\t")
-        yield InputLine(source, number, fields[column] if column < len(fields) else "")
-
-
-def _lines_or_none(source: str, stream: Iterable[str], has_header: bool) -> Iterator[InputLine | str]:
-    """The puzzle lines of a file or stdin, or an error message when it holds none."""
-    found = False
-    for item in _lines_of(source, stream, has_header):
-        found = True
-        yield item
-    if not found:
-        yield f"{source}: no puzzles"
-
-
-def read_inputs(args: Sequence[str], stdin: TextIO) -> Iterator[InputLine | str]:
-    """Puzzle lines from arguments (text, files, ``-`` for stdin) or stdin; a str item is an error message."""
-    for index, arg in enumerate(args or ["-"], start=1):
-        path = Path(arg)
-        if arg == "-":
-            yield from _lines_or_none("stdin", stdin, has_header=False)
-        elif path.suffix in (".txt", ".tsv") or path.is_file():
-            if not path.is_file():
-                yield f"{arg}: no such file"
-                continue
-            try:
-                text = path.read_text(encoding="utf-8-sig", errors="replace")
-            except OSError as exc:
-                yield f"{arg}: cannot read: {exc.strerror or exc}"
-                continue
-            yield from _lines_or_none(arg, text.splitlines(), has_header=path.suffix == ".tsv")
-        else:
-            yield InputLine("argument", index, arg)
-
-
 def _emit(out: TextIO, text: str) -> None:
     """Write one output line and flush it, so callers can stream."""
     out.write(text + "\n")
@@ -121,16 +62,12 @@ def _solve_record(values: tuple[int, ...], puzzle_text: str) -> dict[str, object
 
 def _parsed_inputs(args: Sequence[str], err: TextIO, bad: list[int]) -> Iterator[tuple[InputLine, tuple[int, ...]]]:
     """Valid puzzles of the inputs; each bad one is reported on stderr and counted in ``bad``."""
-    for item in read_inputs(args, sys.stdin):
+    for item in parsed_inputs(args, sys.stdin):
         if isinstance(item, str):
             bad.append(1)
             err.write(f"error: {item}\n")
-            continue
-        try:
-            yield item, parse_values(item.text)
-        except InvalidPuzzle as exc:
-            bad.append(1)
-            err.write(f"error: {item.source}:{item.line}: {exc}\n")
+        else:
+            yield item
 
 
 def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:

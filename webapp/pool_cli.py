@@ -19,9 +19,8 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy import inspect
 
-from sudoku_engine.cli import InputLine, read_inputs
 from sudoku_engine.generate import DEFAULT_TOLERANCE, generate, warm_up
-from sudoku_engine.grid import InvalidPuzzle, parse_values
+from sudoku_engine.puzzle_files import InputLine, parsed_inputs
 from sudoku_engine.slider import target_for_slider
 
 from . import db, pool, seed
@@ -196,14 +195,11 @@ def ensure_command(minimum: int, jobs: int, seed: int | None, budget: float, low
 
 def parsed_lines(path: Path, bad: list[str]) -> Iterator[tuple[InputLine, tuple[int, ...]]]:
     """The puzzles of a file; each unreadable or invalid line is reported on stderr and noted in ``bad``."""
-    for item in read_inputs([str(path)], sys.stdin):
+    for item in parsed_inputs([str(path)], sys.stdin):
         if isinstance(item, str):
             report(bad, item)
-            continue
-        try:
-            yield item, parse_values(item.text)
-        except InvalidPuzzle as error:
-            report(bad, f"{item.source}:{item.line}: {error}")
+        else:
+            yield item
 
 
 def report(bad: list[str], message: str) -> None:
