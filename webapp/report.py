@@ -23,12 +23,12 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from sudoku_engine import difficulty
 from sudoku_engine.grid import parse_values
 from sudoku_engine.rating import rate
 
 from . import analysis
-from .models import Calibration, Game, Participant, Study, StudyPuzzle, utcnow
+from .calibration import put_in_force
+from .models import Calibration, Game, Participant, Study, StudyPuzzle
 
 SEED = 20261122  # the bootstrap's seed: a report is reproducible
 
@@ -280,27 +280,7 @@ def refit_calibration(session: Session, study: Study) -> Calibration:
     if len({x for x, _y in points}) < 2:
         raise ValueError("The refit needs completed puzzles of at least two different efforts.")
     slope, intercept = np.polyfit([x for x, _y in points], [y for _x, y in points], 1)
-    for old in session.scalars(select(Calibration).where(Calibration.active.is_(True))):
-        old.active = False
-    calibration = Calibration(
-        study_id=study.id, model="effort", intercept=float(intercept), slope=float(slope), puzzles=len(points),
-        active=True, created_at=utcnow(),
-    )
-    session.add(calibration)
-    session.commit()
-    return calibration
-
-
-def calibration_in_force(session: Session) -> tuple[float, float, Calibration | None]:
-    """(scale, exponent) of the time model in force, and its refit's row (None: the population prior,
-    ``difficulty.MINUTES_SCALE`` and ``MINUTES_EXPONENT``)."""
-    row = session.scalar(
-        select(Calibration).where(Calibration.active.is_(True), Calibration.model == "effort")
-        .order_by(Calibration.id.desc())
-    )
-    if row is None:
-        return difficulty.MINUTES_SCALE, difficulty.MINUTES_EXPONENT, None
-    return math.exp(row.intercept), row.slope, row
+    return put_in_force(session, study.id, float(intercept), float(slope), len(points))
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:

@@ -32,7 +32,7 @@ from web_support import csrf_token_of
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.solver import solve
-from webapp import analysis, db, jobs, models, report
+from webapp import analysis, calibration, db, jobs, models, report
 from webapp.models import Event, Study
 
 FULL = os.environ.get("SUDOKU_STUDY_SIM") == "full"
@@ -179,7 +179,7 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     refit = client.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": form_token(client, "/")})
     assert refit.status_code == 303
     with app.app_context():
-        intercept, slope, row = report.calibration_in_force(db.get_session())
+        intercept, slope, row = calibration.calibration_in_force(db.get_session())
     assert row is not None and slope > 0
     if FULL:
         ARTIFACTS.mkdir(exist_ok=True)

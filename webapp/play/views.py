@@ -14,12 +14,12 @@ from sudoku_engine.grid import Grid, InvalidPuzzle
 from sudoku_engine.slider import describe
 
 from .. import boardview, game_hints, games, pool
+from ..calibration import calibration_in_force
 from ..db import get_session
 from ..games import Action, Outcome
 from ..models import Game
 from ..playstate import ActionRefused
-from ..report import calibration_in_force
-from ..study.views import may_play, study_context
+from ..study_access import may_play, study_context
 from . import bp
 from .inputs import (
     parse_cell_name,

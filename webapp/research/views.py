@@ -15,6 +15,7 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import exports, preparing, report, report_cache, studies
+from ..calibration import calibration_in_force
 from ..db import get_session
 from ..models import Game, Participant, Study, User
 from . import bp, login_required
@@ -256,7 +257,7 @@ def study_report(study_id: int) -> ResponseReturnValue:
         study=found,
         view=view,
         report=report_cache.served(view.shown, found) if view.shown is not None else None,
-        calibration=report.calibration_in_force(session),
+        calibration=calibration_in_force(session),
     )
 
 

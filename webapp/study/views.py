@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from flask import abort, current_app, make_response, redirect, render_template, request, session, url_for
+from flask import abort, current_app, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
 from .. import studies
 from ..db import get_session
-from ..models import Game, Participant, Study
+from ..models import Participant, Study
+from ..study_access import remember, remembered
 from . import bp
-
-COOKIE_KEY = "participants"  # study public id -> participant public id, in the signed session cookie
 
 
 def open_study(public_id: str) -> Study:
@@ -28,20 +25,6 @@ def open_study(public_id: str) -> Study:
     return study
 
 
-def remembered(study: Study) -> str | None:
-    """The participant id this browser holds for the study."""
-    known: dict[str, str] = session.get(COOKIE_KEY) or {}
-    return known.get(study.public_id)
-
-
-def remember(study: Study, participant: Participant) -> None:
-    """Keep the participant's id for the study in the session cookie."""
-    known = dict(session.get(COOKIE_KEY) or {})
-    known[study.public_id] = participant.public_id
-    session[COOKIE_KEY] = known
-    session.permanent = True
-
-
 def this_participant(study: Study) -> Participant:
     """The participant of this browser in the study, or 403 when the browser has not entered it."""
     public_id = remembered(study)
@@ -49,35 +32,6 @@ def this_participant(study: Study) -> Participant:
     if found is None:
         abort(403, description="Open the study through its entry link first.")
     return found
-
-
-def may_play(game: Game) -> bool:
-    """True when the game is not a study game, or belongs to the participant of this browser."""
-    if game.participant_id is None:
-        return True
-    participant = get_session().get(Participant, game.participant_id)
-    known: dict[str, str] = session.get(COOKIE_KEY) or {}
-    return participant is not None and participant.public_id in known.values()
-
-
-@dataclass(frozen=True)
-class StudyPlace:
-    """Where a study game sits: its study, and the participant's place in their order."""
-
-    study: Study
-    number: int
-    total: int
-
-
-def study_context(game: Game) -> StudyPlace | None:
-    """The study place of a study game (None for a free game)."""
-    if game.participant_id is None:
-        return None
-    participant = get_session().get(Participant, game.participant_id)
-    study = get_session().get(Study, participant.study_id) if participant is not None else None
-    if participant is None or study is None:
-        return None
-    return StudyPlace(study=study, number=participant.current + 1, total=len(participant.order))
 
 
 @bp.route("/<public_id>", methods=["GET", "POST"])
