@@ -39,6 +39,7 @@ chromium:
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check sudoku_engine webapp tests benchmarks scripts
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # The tests run against throwaway PostgreSQL and Redis servers (scripts/services.sh), stopped however pytest ends.
 # The engine's compiled kernels are built (or loaded from numba's cache) once before pytest starts, so no test
@@ -63,4 +64,4 @@ bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/rate_record.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

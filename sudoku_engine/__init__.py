@@ -1,4 +1,8 @@
-"""sudoku_engine: solve, rate, explain and generate Sudoku puzzles (ARCHITECTURE.md at the repository root is the map)."""
+"""sudoku_engine: solve, rate, explain and generate Sudoku puzzles.
+
+ARCHITECTURE.md at the repository root is the map; the import contracts of pyproject.toml (``[tool.importlinter]``)
+hold its layers.
+"""
 
 from .grid import Grid, InvalidPuzzle, cell_name, parse_cell
 from .hints import hint
