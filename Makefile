@@ -38,6 +38,7 @@ chromium:
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check sudoku_engine webapp tests benchmarks scripts
+	$(BIN)/ruff format --check sudoku_engine webapp tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

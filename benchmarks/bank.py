@@ -30,10 +30,17 @@ from webapp.models import Game
 
 def new_app(folder: Path) -> Flask:
     """A migrated app on a fresh SQLite file, CSRF, background refill and rate limits (one client) off."""
-    app = create_app({
-        "INSTANCE_PATH": str(folder), "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{folder / 'bench.db'}",
-        "HTMX_SOURCE": "vendor", "WTF_CSRF_ENABLED": False, "POOL_REFILL": False, "RATELIMIT_ENABLED": False,
-    })
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder),
+            "SECRET_KEY": "bench",
+            "DATABASE_URL": f"sqlite:///{folder / 'bench.db'}",
+            "HTMX_SOURCE": "vendor",
+            "WTF_CSRF_ENABLED": False,
+            "POOL_REFILL": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     db.upgrade(app)
     return app
 
@@ -42,8 +49,10 @@ def fill(app: Flask, minimum: int, jobs: int, seed: int) -> float:
     """Fill the bank as ``make run`` does (seed set, then ensure); seconds taken."""
     started = time.perf_counter()
     runner = app.test_cli_runner()
-    for args in (["pool", "seed"], ["pool", "ensure", "--min", str(minimum), "--jobs", str(jobs), "--seed", str(seed),
-                                    "--budget", "1.5"]):
+    for args in (
+        ["pool", "seed"],
+        ["pool", "ensure", "--min", str(minimum), "--jobs", str(jobs), "--seed", str(seed), "--budget", "1.5"],
+    ):
         result = runner.invoke(args=args)
         if result.exit_code != 0:
             raise SystemExit(f"{' '.join(args)} failed: {result.output}")
@@ -92,9 +101,11 @@ def main() -> None:
             sliders = [rng.uniform(low, low + 10) for _ in range(options.per_decile)]
             new_times, page_times, from_bank = timed_requests(app, sliders)
             every += new_times
-            print(f"  {low:3}-{low + 10:<3}: median {statistics.median(new_times) * 1000:6.1f} ms, p95 "
-                  f"{p95(new_times) * 1000:7.1f} ms, max {max(new_times) * 1000:7.1f} ms; from the bank "
-                  f"{from_bank}/{len(new_times)}; start page p95 {p95(page_times) * 1000:.1f} ms")
+            print(
+                f"  {low:3}-{low + 10:<3}: median {statistics.median(new_times) * 1000:6.1f} ms, p95 "
+                f"{p95(new_times) * 1000:7.1f} ms, max {max(new_times) * 1000:7.1f} ms; from the bank "
+                f"{from_bank}/{len(new_times)}; start page p95 {p95(page_times) * 1000:.1f} ms"
+            )
         print(f"  all: median {statistics.median(every) * 1000:.1f} ms, p95 {p95(every) * 1000:.1f} ms")
 
 

@@ -46,8 +46,16 @@ TABLE_II = (
 class Rated:
     """What the fit needs of one rated puzzle."""
 
-    def __init__(self, puzzle: str, vector: Sequence[float], singles_only: bool, base: float, se_like: float,
-                 effort: float, call_count: float) -> None:
+    def __init__(
+        self,
+        puzzle: str,
+        vector: Sequence[float],
+        singles_only: bool,
+        base: float,
+        se_like: float,
+        effort: float,
+        call_count: float,
+    ) -> None:
         self.puzzle, self.vector, self.singles_only, self.base = puzzle, np.array(vector), singles_only, base
         self.se_like, self.effort, self.call_count = se_like, effort, call_count
 
@@ -74,8 +82,13 @@ def samples(fit: int, check: int) -> dict[str, list[dict[str, str]]]:
     random.Random(2025).shuffle(menneske)
     kaggle = read_tsv("kaggle3m_curated_graded_even.tsv")
     random.Random(2026).shuffle(kaggle)
-    return {"fit": rated[:fit], "check": rated[fit:fit + check], "menneske": menneske[:check],
-            "easy": [r for r in rows if not r["se_rating"]][::2], "kaggle": kaggle[:check]}
+    return {
+        "fit": rated[:fit],
+        "check": rated[fit : fit + check],
+        "menneske": menneske[:check],
+        "easy": [r for r in rows if not r["se_rating"]][::2],
+        "kaggle": kaggle[:check],
+    }
 
 
 def d_of(item: Rated, coef: np.ndarray, spread: float, low: float, high: float) -> float:
@@ -108,12 +121,16 @@ def report(label: str, d: Sequence[float], items: list[Rated], truth: Sequence[f
     """Spearman rho (and gamma) of D, se_like and hodoku_like against a grade."""
     se_like = [item.se_like for item in items]
     hodoku = [item.vector[1] for item in items]
-    print(f"  {label}, {len(items)} puzzles: Spearman rho D {spearman(d, truth):.3f}, se_like "
-          f"{spearman(se_like, truth):.3f}, hodoku_like {spearman(hodoku, truth):.3f}")
+    print(
+        f"  {label}, {len(items)} puzzles: Spearman rho D {spearman(d, truth):.3f}, se_like "
+        f"{spearman(se_like, truth):.3f}, hodoku_like {spearman(hodoku, truth):.3f}"
+    )
     if gamma:
-        print(f"    Goodman-Kruskal gamma vs grade: D {goodman_kruskal_gamma(list(d), list(truth)):.3f} (seed 002 "
-              f"reports 0.82 for its m(B) against 8 external grades), se_like "
-              f"{goodman_kruskal_gamma(se_like, list(truth)):.3f}")
+        print(
+            f"    Goodman-Kruskal gamma vs grade: D {goodman_kruskal_gamma(list(d), list(truth)):.3f} (seed 002 "
+            f"reports 0.82 for its m(B) against 8 external grades), se_like "
+            f"{goodman_kruskal_gamma(se_like, list(truth)):.3f}"
+        )
 
 
 def time_model(items: list[Rated]) -> tuple[float, float]:
@@ -129,11 +146,13 @@ def time_model(items: list[Rated]) -> tuple[float, float]:
     exponent, intercept = np.polyfit(xs, ys, 1)
     scale = math.exp(intercept)
     for (calls, minutes, count, effort), people in zip(levels, TABLE_II):
-        predicted = scale * effort ** exponent
+        predicted = scale * effort**exponent
         sd = statistics.stdev(people)
-        print(f"  call count {calls:8.1f}: {count:4} puzzles, median effort {effort:8.0f}; predicted "
-              f"{predicted:5.1f} min, Table II mean {minutes:5.1f} sd {sd:4.1f} "
-              f"({'within' if abs(predicted - minutes) <= sd else 'OUTSIDE'} one sd)")
+        print(
+            f"  call count {calls:8.1f}: {count:4} puzzles, median effort {effort:8.0f}; predicted "
+            f"{predicted:5.1f} min, Table II mean {minutes:5.1f} sd {sd:4.1f} "
+            f"({'within' if abs(predicted - minutes) <= sd else 'OUTSIDE'} one sd)"
+        )
     return scale, float(exponent)
 
 
@@ -152,10 +171,14 @@ def main() -> None:
     low, high = (float(v) for v in np.percentile(singles, [1, 99]))
     fit_truth = np.array([float(r["se_rating"]) for r in rows["fit"]])
     fit_items = rated["fit"]
-    coef, spread = fit_refinement([i for i in fit_items if not i.singles_only],
-                                  np.array([t for t, i in zip(fit_truth, fit_items) if not i.singles_only]))
-    print(f"fit on {len(fit_items)} SE-rated puzzles of sudokuexchange_graded_even.tsv (seed 2024); singles from "
-          f"{len(singles)} puzzles")
+    coef, spread = fit_refinement(
+        [i for i in fit_items if not i.singles_only],
+        np.array([t for t, i in zip(fit_truth, fit_items) if not i.singles_only]),
+    )
+    print(
+        f"fit on {len(fit_items)} SE-rated puzzles of sudokuexchange_graded_even.tsv (seed 2024); singles from "
+        f"{len(singles)} puzzles"
+    )
     print(f"INTERCEPT = {coef[0]:.4f}")
     print("WEIGHTS = (" + ", ".join(f"{w:.4f}" for w in coef[1:]) + ")")
     means = np.array([i.vector for i in fit_items]).mean(axis=0)
@@ -170,8 +193,11 @@ def main() -> None:
     report("sudokuexchange (held out), SE rating", se_d, rated["check"], se_truth, False)
     bands = band_medians(se_d, se_truth)
     rising = all(b[1] < c[1] for b, c in zip(bands, bands[1:]))
-    print("    median D per 0.5 band of SE: " + ", ".join(f"{b:.1f}: {m:.2f} ({n})" for b, m, n in bands)
-          + f" -> {'rises at every band' if rising else 'NOT monotone'}")
+    print(
+        "    median D per 0.5 band of SE: "
+        + ", ".join(f"{b:.1f}: {m:.2f} ({n})" for b, m, n in bands)
+        + f" -> {'rises at every band' if rising else 'NOT monotone'}"
+    )
     menneske_d = [d_of(i, coef, spread, low, high) for i in rated["menneske"]]
     report("menneske grade", menneske_d, rated["menneske"], menneske_truth, True)
     every = sorted(d_of(i, coef, spread, low, high) for group in rated.values() for i in group)
@@ -181,12 +207,14 @@ def main() -> None:
         python = peer_python()
         if python is not None:
             for label, group, truth in (("SE", "check", se_truth), ("menneske", "menneske", menneske_truth)):
-                picked = [i.puzzle for i in rated[group][:options.peer]]
+                picked = [i.puzzle for i in rated[group][: options.peer]]
                 theirs = peer_rate(python, picked)
-                d = [d_of(i, coef, spread, low, high) for i in rated[group][:options.peer]]
-                print(f"  hodoku-py score rho on the first {len(picked)} {label}: "
-                      f"{spearman([s for _t, s, _l in theirs], truth[:options.peer]):.3f} (D on the same: "
-                      f"{spearman(d, truth[:options.peer]):.3f})")
+                d = [d_of(i, coef, spread, low, high) for i in rated[group][: options.peer]]
+                print(
+                    f"  hodoku-py score rho on the first {len(picked)} {label}: "
+                    f"{spearman([s for _t, s, _l in theirs], truth[: options.peer]):.3f} (D on the same: "
+                    f"{spearman(d, truth[: options.peer]):.3f})"
+                )
     pool = [i for group in rated.values() for i in group if not math.isnan(i.call_count)]
     scale, exponent = time_model(pool)
     print(f"MINUTES_SCALE = {scale:.4f}\nMINUTES_EXPONENT = {exponent:.4f}")

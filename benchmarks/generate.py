@@ -60,8 +60,13 @@ ZONE_NAMES = (*(name for name, _ in difficulty.ZONES), "Extreme")
 HODOKU_LEVELS = {"Easy": "EASY", "Medium": "MEDIUM", "Hard": "HARD", "Expert": "UNFAIR", "Extreme": "EXTREME"}
 # pencilmark's card difficulty is its own continuous scale ("a typical newspaper medium is about 5"); its cards of
 # puzzles we generate in each zone sit around 3-4 (Easy), 5 (Medium), 6-8 (Hard), 6-8 (Expert), 10-11 (Extreme).
-PENCILMARK_RANGES = {"Easy": (3.0, 4.5), "Medium": (4.5, 5.5), "Hard": (5.5, 7.0), "Expert": (7.0, 9.0),
-                     "Extreme": (9.5, 12.0)}
+PENCILMARK_RANGES = {
+    "Easy": (3.0, 4.5),
+    "Medium": (4.5, 5.5),
+    "Hard": (5.5, 7.0),
+    "Expert": (7.0, 9.0),
+    "Extreme": (9.5, 12.0),
+}
 
 PEERS = Path(__file__).resolve().parent / ".peers"
 PEER_PACKAGES = {"hodoku-py": "hodoku", "pencilmark": "pencilmark"}
@@ -191,36 +196,49 @@ def slider_row(slider: int, calls: Sequence[Call]) -> str:
     time_ok = bool(hits) and statistics.median(hits) < TARGET_MEDIAN_S and p95(hits) < TARGET_P95_S
     all_calls = [c.seconds if c.hit else math.inf for c in calls]
     evaluations = statistics.median(c.evaluations for c in calls)
-    return (f"   {slider:6}  {calls[0].target:8.2f}  {difficulty.zone(calls[0].target):8}"
-            f"  {len(hits):3}/{len(calls):<3} {100 * share:5.1f}% {mark(share >= TARGET_HIT_RATE):4}"
-            f"  {seconds(hits)} s {seconds(hits, 'mean')} s {seconds(hits, 'p95')} s "
-            f"{mark(time_ok) if slider <= TOP_SLIDER else '(rep)':5}"
-            f"| {seconds(all_calls, 'p95')} s  {seconds([expected_to_hit(calls)])} s  {evaluations:10.0f}")
+    return (
+        f"   {slider:6}  {calls[0].target:8.2f}  {difficulty.zone(calls[0].target):8}"
+        f"  {len(hits):3}/{len(calls):<3} {100 * share:5.1f}% {mark(share >= TARGET_HIT_RATE):4}"
+        f"  {seconds(hits)} s {seconds(hits, 'mean')} s {seconds(hits, 'p95')} s "
+        f"{mark(time_ok) if slider <= TOP_SLIDER else '(rep)':5}"
+        f"| {seconds(all_calls, 'p95')} s  {seconds([expected_to_hit(calls)])} s  {evaluations:10.0f}"
+    )
 
 
 def hit_rate(options: argparse.Namespace) -> None:
     """Figure 1: hit rate, time to a hit and evaluations at slider 5, 15, ..., 95."""
-    print(f"\n1. hit rate and time to a hit, {options.calls} calls per slider value, tolerance {DEFAULT_TOLERANCE} "
-          f"(budget {options.budget} s, {options.top_budget} s above slider {TOP_SLIDER})")
-    print(f"   targets: hits >= {TARGET_HIT_RATE:.0%}; up to slider {TOP_SLIDER}, time to a hit median < "
-          f"{TARGET_MEDIAN_S} s and p95 < {TARGET_P95_S} s (above: reported)")
-    print("   slider  target D  zone      hits                       ti"
-          "me to a hit             | p95, misses expected     evals")
-    print("                                                    median  "
-          "  mean      p95         | as inf      w/ retries  median")
+    print(
+        f"\n1. hit rate and time to a hit, {options.calls} calls per slider value, tolerance {DEFAULT_TOLERANCE} "
+        f"(budget {options.budget} s, {options.top_budget} s above slider {TOP_SLIDER})"
+    )
+    print(
+        f"   targets: hits >= {TARGET_HIT_RATE:.0%}; up to slider {TOP_SLIDER}, time to a hit median < "
+        f"{TARGET_MEDIAN_S} s and p95 < {TARGET_P95_S} s (above: reported)"
+    )
+    print(
+        "   slider  target D  zone      hits                       ti"
+        "me to a hit             | p95, misses expected     evals"
+    )
+    print(
+        "                                                    median  "
+        "  mean      p95         | as inf      w/ retries  median"
+    )
     every: list[Call] = []
     mismatches: list[str] = []
     for slider in options.sliders:
         calls = [served(slider, options.seed * 1_000_000 + slider * 1000 + i, options) for i in range(options.calls)]
         every += calls
-        mismatches += recheck(calls[:options.recheck])
+        mismatches += recheck(calls[: options.recheck])
         print(slider_row(slider, calls), flush=True)
     total = sum(c.hit for c in every) / len(every)
     worst = min(options.sliders, key=lambda s: sum(c.hit for c in every if c.slider == s))
-    print(f"   overall {100 * total:.1f}% hits, lowest at slider {worst}; "
-          f"all {len(every)} puzzles unique (exact solver)")
-    print(f"   D re-checked with rate() on {min(options.recheck, options.calls)} per slider value: "
-          f"{len(mismatches)} mismatch(es)")
+    print(
+        f"   overall {100 * total:.1f}% hits, lowest at slider {worst}; all {len(every)} puzzles unique (exact solver)"
+    )
+    print(
+        f"   D re-checked with rate() on {min(options.recheck, options.calls)} per slider value: "
+        f"{len(mismatches)} mismatch(es)"
+    )
     for line in mismatches:
         print(f"     {line}")
 
@@ -240,9 +258,11 @@ def monotone(options: argparse.Namespace) -> None:
     hits = sum(c.hit for c in calls)
     print(f"\n2. monotony, {len(calls)} requests at uniform random slider values (seed {options.seed})")
     print(f"   Spearman rho slider vs measured D: {rho:.3f}   (target >= {TARGET_RHO}) {mark(rho >= TARGET_RHO)}")
-    print(f"   hits {hits}/{len(calls)}; rho target D vs measured D {spearman([c.target for c in calls], values):.3f}; "
-          f"all unique; time per request median {statistics.median(c.seconds for c in calls):.2f} s, "
-          f"p95 {p95([c.seconds for c in calls]):.2f} s")
+    print(
+        f"   hits {hits}/{len(calls)}; rho target D vs measured D {spearman([c.target for c in calls], values):.3f}; "
+        f"all unique; time per request median {statistics.median(c.seconds for c in calls):.2f} s, "
+        f"p95 {p95([c.seconds for c in calls]):.2f} s"
+    )
 
 
 def zone_spans(step: float = 0.05) -> dict[str, tuple[float, float]]:
@@ -268,8 +288,9 @@ def ours_by_zone(options: argparse.Namespace, spans: dict[str, tuple[float, floa
     for z, zone in enumerate(ZONE_NAMES):
         if zone in spans and zone in options.peer_zones:
             positions = zone_positions(spans[zone], options.calls)
-            out[zone] = [served(s, options.seed * 1_000_000 + 500_000 + z * 1000 + i, options)
-                         for i, s in enumerate(positions)]
+            out[zone] = [
+                served(s, options.seed * 1_000_000 + 500_000 + z * 1000 + i, options) for i, s in enumerate(positions)
+            ]
     return out
 
 
@@ -298,8 +319,9 @@ def run_peer(python: Path, script: str, level: object, options: argparse.Namespa
     hard_limit = options.peer_calls * options.peer_limit * 3 + 20  # an attempt may run past the limit
     started = time.perf_counter()
     try:
-        run = subprocess.run([str(python), "-c", script], input=json.dumps(request), capture_output=True, text=True,
-                             timeout=hard_limit)
+        run = subprocess.run(
+            [str(python), "-c", script], input=json.dumps(request), capture_output=True, text=True, timeout=hard_limit
+        )
         stdout, failed = run.stdout, run.returncode != 0
         error = run.stderr.strip().splitlines()[-1:] if failed else []
     except subprocess.TimeoutExpired as expired:
@@ -332,15 +354,20 @@ def peer_line(label: str, calls: list[PeerCall] | str, ours: float) -> None:
         ratio = f"ours is > {statistics.median(c.seconds for c in calls) / ours:.0f}x faster (lower bound)"
     d_text = f"median D {statistics.median(ds):.2f}" if ds else "median D -"
     failure = next((f"; a failure: {c.note}" for c in calls if not c.puzzle), "")
-    print(f"     {label:26} {len(made)}/{len(calls)} made ({len(unique)} unique), time per puzzle median "
-          f"{seconds(times)} s, p95 {seconds(times, 'p95')} s; {d_text}; {ratio}{failure}", flush=True)
+    print(
+        f"     {label:26} {len(made)}/{len(calls)} made ({len(unique)} unique), time per puzzle median "
+        f"{seconds(times)} s, p95 {seconds(times, 'p95')} s; {d_text}; {ratio}{failure}",
+        flush=True,
+    )
 
 
 def peers(options: argparse.Namespace) -> None:
     """Figure 3: per zone, our median time to a hit beside hodoku-py's and pencilmark's time per puzzle."""
     spans = zone_spans()
-    print(f"\n3. against peers on comparable levels: {options.calls} of our calls per zone, {options.peer_calls} per "
-          f"peer level, peer limit {options.peer_limit} s per call (failures count as infinite)")
+    print(
+        f"\n3. against peers on comparable levels: {options.calls} of our calls per zone, {options.peer_calls} per "
+        f"peer level, peer limit {options.peer_limit} s per call (failures count as infinite)"
+    )
     python, available = (None, set()) if options.no_peers else peer_python()
     if not options.no_peers and python is None:
         print("   peers unavailable")
@@ -349,11 +376,13 @@ def peers(options: argparse.Namespace) -> None:
         hits = [c.seconds for c in calls if c.hit]
         low, high = spans[zone]
         ours_median = statistics.median(hits) if hits else math.inf
-        print(f"   {zone} (slider {low:.1f}-{high:.1f}, D {target_for_slider(low):.2f}-{target_for_slider(high):.2f}):"
-              f" ours {len(hits)}/{len(calls)} hits, time to a hit median {seconds(hits)} s, mean "
-              f"{seconds(hits, 'mean')} s, p95 {seconds(hits, 'p95')} s, expected with retries "
-              f"{seconds([expected_to_hit(calls)])} s, median D {statistics.median(c.value for c in calls):.2f}",
-              flush=True)
+        print(
+            f"   {zone} (slider {low:.1f}-{high:.1f}, D {target_for_slider(low):.2f}-{target_for_slider(high):.2f}):"
+            f" ours {len(hits)}/{len(calls)} hits, time to a hit median {seconds(hits)} s, mean "
+            f"{seconds(hits, 'mean')} s, p95 {seconds(hits, 'p95')} s, expected with retries "
+            f"{seconds([expected_to_hit(calls)])} s, median D {statistics.median(c.value for c in calls):.2f}",
+            flush=True,
+        )
         if python is None:
             continue
         if "hodoku-py" in available:
@@ -361,18 +390,23 @@ def peers(options: argparse.Namespace) -> None:
             peer_line(f"hodoku-py {level}", run_peer(python, HODOKU_SCRIPT, level, options), ours_median)
         if "pencilmark" in available:
             span = PENCILMARK_RANGES[zone]
-            peer_line(f"pencilmark [{span[0]}, {span[1]}]", run_peer(python, PENCILMARK_SCRIPT, list(span), options),
-                      ours_median)
+            peer_line(
+                f"pencilmark [{span[0]}, {span[1]}]",
+                run_peer(python, PENCILMARK_SCRIPT, list(span), options),
+                ours_median,
+            )
 
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line (``--quick`` overrides the sizes for a smoke run)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", type=int, default=20, help="calls per slider value and per zone (default 20)")
-    parser.add_argument("--sliders", default=",".join(map(str, SLIDERS)),
-                        help="slider values of figure 1 (default 5,15,...,95)")
-    parser.add_argument("--requests", type=int, default=200,
-                        help="random-slider requests for rho (default 200; 0 skips figure 2)")
+    parser.add_argument(
+        "--sliders", default=",".join(map(str, SLIDERS)), help="slider values of figure 1 (default 5,15,...,95)"
+    )
+    parser.add_argument(
+        "--requests", type=int, default=200, help="random-slider requests for rho (default 200; 0 skips figure 2)"
+    )
     parser.add_argument("--budget", type=float, default=3.0, help="seconds per call up to slider 80 (default 3)")
     parser.add_argument("--top-budget", type=float, default=30.0, help="seconds per call above slider 80 (default 30)")
     parser.add_argument("--recheck", type=int, default=3, help="puzzles per slider value whose D is recomputed")

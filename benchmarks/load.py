@@ -254,10 +254,26 @@ def cpu_ticks(pid: int) -> int:
 def start_server(url: str, folder: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
     """gunicorn on ``url``; returns once the server answers."""
     bin_dir = Path(sys.executable).parent
-    env = {"DATABASE_URL": url, "SECRET_KEY": SECRET, "SUDOKU_HTMX": "vendor", "RATELIMIT_ENABLED": "false",
-           "PATH": f"{bin_dir}:/usr/bin:/bin", "SUDOKU_POOL_REFILL": "0"}
-    command = [str(bin_dir / "gunicorn"), "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-               "--log-level", "warning", "--chdir", str(ROOT), "webapp:create_app()"]
+    env = {
+        "DATABASE_URL": url,
+        "SECRET_KEY": SECRET,
+        "SUDOKU_HTMX": "vendor",
+        "RATELIMIT_ENABLED": "false",
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "SUDOKU_POOL_REFILL": "0",
+    }
+    command = [
+        str(bin_dir / "gunicorn"),
+        "--workers",
+        str(workers),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        "--chdir",
+        str(ROOT),
+        "webapp:create_app()",
+    ]
     server = subprocess.Popen(command, env=env, cwd=folder)
     for _ in range(300):
         try:
@@ -274,8 +290,9 @@ def start_server(url: str, folder: Path, port: int, workers: int) -> subprocess.
 
 def prepare(url: str, folder: Path, study_puzzles: list[str]) -> str:
     """Migrate the database and store a researcher with a fixed-order study; the study's public id."""
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "INSTANCE_PATH": str(folder / "instance"),
-                      "POOL_REFILL": False})
+    app = create_app(
+        {"DATABASE_URL": url, "SECRET_KEY": SECRET, "INSTANCE_PATH": str(folder / "instance"), "POOL_REFILL": False}
+    )
     db.upgrade(app)
     with db.sessions_of(app)() as session:
         owner = User(email="load@example.org", password_hash=generate_password_hash("load-benchmark"))
@@ -327,8 +344,14 @@ def postgres_database(server_url: str | None) -> Iterator[str]:
             subprocess.run(["bash", str(ROOT / "scripts" / "services.sh"), "stop", str(services)], check=False)
 
 
-def run_clients(port: int, server: subprocess.Popen[bytes], study: str, args: argparse.Namespace,
-                puzzles: list[str], study_puzzles: dict[str, str]) -> tuple[Tally, int]:
+def run_clients(
+    port: int,
+    server: subprocess.Popen[bytes],
+    study: str,
+    args: argparse.Namespace,
+    puzzles: list[str],
+    study_puzzles: dict[str, str],
+) -> tuple[Tally, int]:
     """The clients side by side, workers killed along the way; the tally and how many workers were killed."""
     tally = Tally()
     deadline = time.perf_counter() + args.seconds
@@ -341,8 +364,9 @@ def run_clients(port: int, server: subprocess.Popen[bytes], study: str, args: ar
             if index < participants:
                 run_participant(client, study, study_puzzles, deadline, tuple(args.think), args.hint_every)
             else:
-                run_player(client, puzzles[index::args.clients] or puzzles, deadline, tuple(args.think),
-                           args.hint_every)
+                run_player(
+                    client, puzzles[index :: args.clients] or puzzles, deadline, tuple(args.think), args.hint_every
+                )
         except BaseException as error:  # reported after the run
             errors.append(error)
 
@@ -372,14 +396,19 @@ def report(name: str, tally: Tally, killed: int, missing: int, duplicated: int) 
         if rows:
             app = [a for a, _t in rows]
             trip = [t for _a, t in rows]
-            print(f"{kind:<8} {len(rows):>6} {statistics.median(app):>8.1f} {p95(app):>8.1f} "
-                  f"{statistics.median(trip):>9.1f} {p95(trip):>9.1f}")
-    print(f"acknowledged actions {len(tally.acknowledged)}: missing {missing}, stored twice {duplicated} "
-          f"(goal 0 and 0); 5xx answers {tally.server_errors}")
+            print(
+                f"{kind:<8} {len(rows):>6} {statistics.median(app):>8.1f} {p95(app):>8.1f} "
+                f"{statistics.median(trip):>9.1f} {p95(trip):>9.1f}"
+            )
+    print(
+        f"acknowledged actions {len(tally.acknowledged)}: missing {missing}, stored twice {duplicated} "
+        f"(goal 0 and 0); 5xx answers {tally.server_errors}"
+    )
 
 
-def run_database(name: str, url: str, args: argparse.Namespace, puzzles: list[str],
-                 study_puzzles: dict[str, str]) -> None:
+def run_database(
+    name: str, url: str, args: argparse.Namespace, puzzles: list[str], study_puzzles: dict[str, str]
+) -> None:
     """One database's run: prepare, serve, load with a fault, check every acknowledged action."""
     with tempfile.TemporaryDirectory() as folder:
         url = url or f"sqlite:///{Path(folder) / 'load.db'}"
@@ -412,8 +441,10 @@ def main() -> None:
     rng = random.Random(args.seed)
     chosen = [r["puzzle"].replace("0", ".") for r in rng.sample(rows, args.clients * 2 + 3)]
     study_puzzles = {p: str(solve(p)) for p in chosen[:3]}
-    print(f"{args.clients} clients ({args.clients // 4} participants) for {args.seconds:g} s, think "
-          f"{args.think[0]:g}-{args.think[1]:g} s, gunicorn {args.workers} sync workers")
+    print(
+        f"{args.clients} clients ({args.clients // 4} participants) for {args.seconds:g} s, think "
+        f"{args.think[0]:g}-{args.think[1]:g} s, gunicorn {args.workers} sync workers"
+    )
     for name in args.database:
         if name == "sqlite":
             run_database("SQLite", "", args, chosen[3:], study_puzzles)

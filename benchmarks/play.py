@@ -54,14 +54,29 @@ def free_port() -> int:
 
 def start_server(folder: Path, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
     """Migrate a fresh database and start gunicorn on it; returns once the server answers."""
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'play.db'}", "SECRET_KEY": "bench", "SUDOKU_HTMX": "vendor",
-           "RATELIMIT_ENABLED": "false",  # all the simulated players come from 127.0.0.1
-           "PATH": str(Path(sys.executable).parent)}
+    env = {
+        "DATABASE_URL": f"sqlite:///{folder / 'play.db'}",
+        "SECRET_KEY": "bench",
+        "SUDOKU_HTMX": "vendor",
+        "RATELIMIT_ENABLED": "false",  # all the simulated players come from 127.0.0.1
+        "PATH": str(Path(sys.executable).parent),
+    }
     bin_dir = Path(sys.executable).parent
-    subprocess.run([str(bin_dir / "flask"), "--app", "webapp", "init-db"], env=env, cwd=ROOT, check=True,
-                   capture_output=True)
-    command = [str(bin_dir / "gunicorn"), "--workers", str(workers), "--threads", str(threads), "--bind",
-               f"127.0.0.1:{port}", "--log-level", "warning", "webapp:create_app()"]
+    subprocess.run(
+        [str(bin_dir / "flask"), "--app", "webapp", "init-db"], env=env, cwd=ROOT, check=True, capture_output=True
+    )
+    command = [
+        str(bin_dir / "gunicorn"),
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        "webapp:create_app()",
+    ]
     server = subprocess.Popen(command, env=env, cwd=ROOT)
     for _ in range(200):
         try:
@@ -100,8 +115,9 @@ class Player:
         data = None
         if body is not None:
             data = urllib.parse.urlencode(body)
-            headers.update({"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": self.token,
-                            "HX-Request": "true"})
+            headers.update(
+                {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": self.token, "HX-Request": "true"}
+            )
         started = time.perf_counter()
         self.connection.request(method, path, body=data, headers=headers)
         response = self.connection.getresponse()
@@ -150,8 +166,9 @@ class Player:
             self.request("start page", "GET", "/")
 
 
-def play(port: int, puzzles: list[str], seconds: float, think: tuple[float, float], hint_every: int, seed: int
-         ) -> dict[str, list[tuple[float, float]]]:
+def play(
+    port: int, puzzles: list[str], seconds: float, think: tuple[float, float], hint_every: int, seed: int
+) -> dict[str, list[tuple[float, float]]]:
     """Run the players side by side; the timings by request kind."""
     timings: dict[str, list[tuple[float, float]]] = defaultdict(list)
     deadline = time.perf_counter() + seconds
@@ -212,8 +229,10 @@ def report(timings: dict[str, list[tuple[float, float]]]) -> None:
             continue
         app = [a for a, _t in rows]
         trip = [t for _a, t in rows]
-        print(f"{kind:<12} {len(rows):>6} {statistics.median(app):>11.1f} {p95(app):>9.1f} "
-              f"{statistics.median(trip):>12.1f} {p95(trip):>9.1f}")
+        print(
+            f"{kind:<12} {len(rows):>6} {statistics.median(app):>11.1f} {p95(app):>9.1f} "
+            f"{statistics.median(trip):>12.1f} {p95(trip):>9.1f}"
+        )
 
 
 def main() -> None:
@@ -234,8 +253,10 @@ def main() -> None:
         port = free_port()
         server = start_server(Path(folder), port, args.workers, args.threads)
         try:
-            print(f"{args.players} players for {args.seconds:g} s, think {args.think[0]:g}-{args.think[1]:g} s, "
-                  f"gunicorn {args.workers} workers x {args.threads} threads, SQLite")
+            print(
+                f"{args.players} players for {args.seconds:g} s, think {args.think[0]:g}-{args.think[1]:g} s, "
+                f"gunicorn {args.workers} workers x {args.threads} threads, SQLite"
+            )
             timings = play(port, puzzles, args.seconds, tuple(args.think), args.hint_every, args.seed)
             report(timings)
             page_weight(port, puzzles[0])

@@ -52,9 +52,11 @@ def library_times(puzzles: Sequence[str]) -> None:
     base = times[WAYS[0][0]]
     print(f"\nrate() per puzzle, {len(puzzles)} Sudoku Exchange puzzles (ms)")
     for label, values in times.items():
-        print(f"  {label:32} median {statistics.median(values) * 1000:8.1f}  p95 {p95(values) * 1000:8.1f}  "
-              f"max {max(values) * 1000:8.1f}  (median x{statistics.median(values) / statistics.median(base):.1f}, "
-              f"p95 x{p95(values) / p95(base):.1f} the baseline)")
+        print(
+            f"  {label:32} median {statistics.median(values) * 1000:8.1f}  p95 {p95(values) * 1000:8.1f}  "
+            f"max {max(values) * 1000:8.1f}  (median x{statistics.median(values) / statistics.median(base):.1f}, "
+            f"p95 x{p95(values) / p95(base):.1f} the baseline)"
+        )
 
 
 def cli_throughput(puzzles: Sequence[str], measures: str) -> None:
@@ -64,15 +66,27 @@ def cli_throughput(puzzles: Sequence[str], measures: str) -> None:
         path.write_text("\n".join(puzzles) + "\n")
         rates = {}
         for jobs in (1, 2):
-            command = [sys.executable, "-m", "sudoku_engine", "rate", "--jsonl", "--measures", measures,
-                       "--jobs", str(jobs), str(path)]
+            command = [
+                sys.executable,
+                "-m",
+                "sudoku_engine",
+                "rate",
+                "--jsonl",
+                "--measures",
+                measures,
+                "--jobs",
+                str(jobs),
+                str(path),
+            ]
             started = time.perf_counter()
             run = subprocess.run(command, capture_output=True, text=True, check=True)
             seconds = time.perf_counter() - started
             assert len(run.stdout.splitlines()) == len(puzzles)
             rates[jobs] = len(puzzles) / seconds
-        print(f"  --measures {measures:4} --jobs 1: {rates[1]:6.2f} puzzles/s   --jobs 2: {rates[2]:6.2f} puzzles/s   "
-              f"speed-up x{rates[2] / rates[1]:.2f}")
+        print(
+            f"  --measures {measures:4} --jobs 1: {rates[1]:6.2f} puzzles/s   --jobs 2: {rates[2]:6.2f} puzzles/s   "
+            f"speed-up x{rates[2] / rates[1]:.2f}"
+        )
 
 
 def main() -> None:
@@ -83,10 +97,10 @@ def main() -> None:
     options = parser.parse_args()
     print(f"solver backend: {solver.warm_up()}")
     puzzles = sample(max(options.sample, options.cli))
-    library_times(puzzles[:options.sample])
+    library_times(puzzles[: options.sample])
     print(f"\nrate command over {options.cli} puzzles (wall time, process start included)")
     for measures in ("d", "all"):
-        cli_throughput(puzzles[:options.cli], measures)
+        cli_throughput(puzzles[: options.cli], measures)
 
 
 if __name__ == "__main__":

@@ -103,10 +103,14 @@ def agreement(sample: int | None) -> tuple[list[str], list[float], list[object],
     by_rating: dict[float, list[float]] = defaultdict(list)
     for value, mine in zip(truth, se_like):
         by_rating[value].append(mine)
-    print("  SE rating -> median se_like (n): " + ", ".join(
-        f"{value:.1f}->{statistics.median(v):.1f} ({len(v)})" for value, v in sorted(by_rating.items())))
-    print(f"  rating time: median {statistics.median(times) * 1000:.1f} ms, p95 {p95(times) * 1000:.1f} ms"
-          "   (target p95 < 200 ms)")
+    print(
+        "  SE rating -> median se_like (n): "
+        + ", ".join(f"{value:.1f}->{statistics.median(v):.1f} ({len(v)})" for value, v in sorted(by_rating.items()))
+    )
+    print(
+        f"  rating time: median {statistics.median(times) * 1000:.1f} ms, p95 {p95(times) * 1000:.1f} ms"
+        "   (target p95 < 200 ms)"
+    )
     return puzzles, truth, ratings, times
 
 
@@ -114,8 +118,10 @@ def top1465_times(limit: int | None) -> tuple[list[str], list[float]]:
     """Rating times on magictour top1465."""
     puzzles = read_txt("magictour_top1465.txt", limit)
     _, times = timed(_rate_scales, puzzles)
-    print(f"\nmagictour top1465, {len(puzzles)} puzzles: rating median {statistics.median(times) * 1000:.1f} ms, "
-          f"p95 {p95(times) * 1000:.1f} ms")
+    print(
+        f"\nmagictour top1465, {len(puzzles)} puzzles: rating median {statistics.median(times) * 1000:.1f} ms, "
+        f"p95 {p95(times) * 1000:.1f} ms"
+    )
     return puzzles, times
 
 
@@ -132,10 +138,12 @@ def compare_peer(
     mine = list(ours[:n])
     ratio = statistics.median(peer_times) / statistics.median(mine)
     tail = p95(peer_times) / p95(mine)
-    print(f"  {label}: hodoku-py median {statistics.median(peer_times) * 1000:.1f} ms, p95 "
-          f"{p95(peer_times) * 1000:.1f} ms; ours median {statistics.median(mine) * 1000:.1f} ms, p95 "
-          f"{p95(mine) * 1000:.1f} ms on the same {len(picked)}: ours is {ratio:.1f}x faster at the median "
-          f"(target >= 5x), {tail:.1f}x at p95 (target >= 10x)")
+    print(
+        f"  {label}: hodoku-py median {statistics.median(peer_times) * 1000:.1f} ms, p95 "
+        f"{p95(peer_times) * 1000:.1f} ms; ours median {statistics.median(mine) * 1000:.1f} ms, p95 "
+        f"{p95(mine) * 1000:.1f} ms on the same {len(picked)}: ours is {ratio:.1f}x faster at the median "
+        f"(target >= 5x), {tail:.1f}x at p95 (target >= 10x)"
+    )
 
 
 def hint_times(puzzles: Sequence[str], count: int) -> None:
@@ -153,8 +161,10 @@ def hint_times(puzzles: Sequence[str], count: int) -> None:
         started = time.perf_counter()
         hint(puzzle, position)
         times.append(time.perf_counter() - started)
-    print(f"\nhint on {len(times)} random mid-game positions: median {statistics.median(times) * 1000:.1f} ms, "
-          f"p95 {p95(times) * 1000:.1f} ms   (target p95 < 50 ms)")
+    print(
+        f"\nhint on {len(times)} random mid-game positions: median {statistics.median(times) * 1000:.1f} ms, "
+        f"p95 {p95(times) * 1000:.1f} ms   (target p95 < 50 ms)"
+    )
 
 
 def coverage(sample: int) -> None:

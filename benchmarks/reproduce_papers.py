@@ -49,12 +49,22 @@ TECHNIQUE_NAMES = {t.id: t.name for t in CATALOGUE}
 
 # Sample sizes of a full run (meeting the sizes the reproduction asks for) and of a --quick smoke run.
 FULL = {
-    "fatemi_sample": 100, "findling_sample": 100, "hsolve_sample": 900, "chen_sample": 0, "chen_seeds": 3,
-    "escargot_seeds": 200, "simonis_sample": 0,
+    "fatemi_sample": 100,
+    "findling_sample": 100,
+    "hsolve_sample": 900,
+    "chen_sample": 0,
+    "chen_seeds": 3,
+    "escargot_seeds": 200,
+    "simonis_sample": 0,
 }
 QUICK = {
-    "fatemi_sample": 5, "findling_sample": 5, "hsolve_sample": 18, "chen_sample": 300, "chen_seeds": 1,
-    "escargot_seeds": 20, "simonis_sample": 300,
+    "fatemi_sample": 5,
+    "findling_sample": 5,
+    "hsolve_sample": 18,
+    "chen_sample": 300,
+    "chen_seeds": 1,
+    "escargot_seeds": 20,
+    "simonis_sample": 300,
 }
 
 
@@ -134,8 +144,16 @@ def fatemi_file_lines(figures: list[Figure], dataset: str) -> tuple[list[Line], 
         if ratio:
             note += f"; x{ratio['ours']:.2f} the previous grade"
         kept = num(mine["puzzles kept by the IQR rule"]["ours"])
-        lines.append(Line(f"mean call count, {grade}", dataset, f"{mean['n']} ({kept} kept)",
-                          f"{paper:.1f} ({level})" if paper else "-", num(mean["ours"], 1), note))
+        lines.append(
+            Line(
+                f"mean call count, {grade}",
+                dataset,
+                f"{mean['n']} ({kept} kept)",
+                f"{paper:.1f} ({level})" if paper else "-",
+                num(mean["ours"], 1),
+                note,
+            )
+        )
         means.append(mean["ours"])
         names.append(grade)
     for measure in [f["measure"] for f in figures if f["dataset"] == dataset and f["group"] in ("all", "rated")]:
@@ -151,8 +169,10 @@ def rise_note(dataset: str, means: list[float], names: list[str]) -> str:
     span = f"{means[-1] / means[0]:.0f}" if means and means[0] else "-"
     if not falls:
         return f"`{dataset}`: the mean rises with every grade ({span} times from the first grade to the last)."
-    return (f"`{dataset}`: the mean does not rise at {', '.join(falls)} (from the first grade to the last it "
-            f"grows {span} times).")
+    return (
+        f"`{dataset}`: the mean does not rise at {', '.join(falls)} (from the first grade to the last it "
+        f"grows {span} times)."
+    )
 
 
 def fatemi_section(sample: int, seed: int) -> Section:
@@ -164,8 +184,10 @@ def fatemi_section(sample: int, seed: int) -> Section:
         file_lines, means, names = fatemi_file_lines(figures, dataset)
         lines += file_lines
         notes.append(rise_note(dataset, means, names))
-    notes.append("The paper's level means come from its own 400 websudoku puzzles; ours from other sites' grades, "
-                 "so the values are not expected to agree, only the steep rise with the grade.")
+    notes.append(
+        "The paper's level means come from its own 400 websudoku puzzles; ours from other sites' grades, "
+        "so the values are not expected to agree, only the steep rise with the grade."
+    )
     lead = [FATEMI_LEAD.format(sample=sample, cap=fatemi.DEFAULT_CAP)]
     return Section("000 Fatemi, Kazemi and Mehrasa 2014: call count (Table I)", lead, lines, notes)
 
@@ -196,23 +218,40 @@ def findling_named_lines(figures: list[Figure]) -> list[Line]:
     lines: list[Line] = []
     empty = by_measure(figures, "empty grid", "empty grid")
     rows_figure = empty[findling.ROWS_MEASURE]
-    lines.append(Line("empty grid: first rows 123456789 / 456789123", "empty grid", "1", "yes",
-                      "yes" if rows_figure["ours"] else "no"))
+    lines.append(
+        Line(
+            "empty grid: first rows 123456789 / 456789123",
+            "empty grid",
+            "1",
+            "yes",
+            "yes" if rows_figure["ours"] else "no",
+        )
+    )
     for measure in NAMED:
-        lines.append(Line(f"empty grid: {measure}", "empty grid", "1", num(empty[measure]["paper"]),
-                          num(empty[measure]["ours"])))
+        lines.append(
+            Line(f"empty grid: {measure}", "empty grid", "1", num(empty[measure]["paper"]), num(empty[measure]["ours"]))
+        )
     escargot = by_measure(figures, findling.FAMOUS, "AI Escargot")
     for measure in NAMED:
         paper = escargot[measure]["paper"]
         ratio = f"paper / ours {paper / escargot[measure]['ours']:.0f}" if paper and escargot[measure]["ours"] else ""
-        lines.append(Line(f"AI Escargot: {measure}", findling.FAMOUS, "1", num(paper), num(escargot[measure]["ours"]),
-                          ratio))
+        lines.append(
+            Line(f"AI Escargot: {measure}", findling.FAMOUS, "1", num(paper), num(escargot[measure]["ours"]), ratio)
+        )
     others = [f["group"] for f in figures if f["dataset"] == findling.FAMOUS and f["group"] != "AI Escargot"]
     for name in dict.fromkeys(others):
         mine = by_measure(figures, findling.FAMOUS, name)
         ours = " / ".join(num(mine[m]["ours"]) for m in ("logic", "guesses", "backtracks"))
-        lines.append(Line(f"{name}: logic / guesses / backtracks", findling.FAMOUS, "1", "-", ours,
-                          "capped" if mine["capped"]["ours"] else ""))
+        lines.append(
+            Line(
+                f"{name}: logic / guesses / backtracks",
+                findling.FAMOUS,
+                "1",
+                "-",
+                ours,
+                "capped" if mine["capped"]["ours"] else "",
+            )
+        )
     return lines
 
 
@@ -231,10 +270,19 @@ def findling_grade_lines(figures: list[Figure]) -> list[Line]:
         for grade in grades:
             mine = by_measure(figures, dataset, grade)
             share = mine["share solved by logic alone"]
-            ours = (f"{100 * share['ours']:.0f}% / {num(mine['mean guesses']['ours'], 1)} / "
-                    f"{num(mine['max guesses']['ours'])}")
-            lines.append(Line(f"{grade}: by logic alone / mean guesses / max guesses", dataset, str(share["n"]),
-                              findling_grade_paper(dataset, grade), ours))
+            ours = (
+                f"{100 * share['ours']:.0f}% / {num(mine['mean guesses']['ours'], 1)} / "
+                f"{num(mine['max guesses']['ours'])}"
+            )
+            lines.append(
+                Line(
+                    f"{grade}: by logic alone / mean guesses / max guesses",
+                    dataset,
+                    str(share["n"]),
+                    findling_grade_paper(dataset, grade),
+                    ours,
+                )
+            )
         for figure in (f for f in figures if f["dataset"] == dataset and f["group"] == "all"):
             if not figure["measure"].startswith("ms per puzzle"):
                 lines.append(Line(figure["measure"], dataset, str(figure["n"]), "-", num(figure["ours"], 3)))
@@ -312,8 +360,9 @@ def floats(found: list[Figure], key: str) -> list[float]:
 
 def gamma_line(measure: str, dataset: str, m: list[float], key: list[float], paper: str) -> Line:
     """Goodman-Kruskal gamma of m(B) against a grade, with Spearman's rho in the note."""
-    return Line(measure, dataset, str(len(m)), paper, f"{goodman_kruskal_gamma(m, key):.3f}",
-                f"rho {spearman(m, key):.3f}")
+    return Line(
+        measure, dataset, str(len(m)), paper, f"{goodman_kruskal_gamma(m, key):.3f}", f"rho {spearman(m, key):.3f}"
+    )
 
 
 def hsolve_file_lines(found: list[Figure], dataset: str) -> list[Line]:
@@ -322,28 +371,53 @@ def hsolve_file_lines(found: list[Figure], dataset: str) -> list[Line]:
     cv, cv_mean = floats(found, "cv"), floats(found, "cv_of_mean")
     m, key, stratum = floats(found, "m"), floats(found, "grade_key"), floats(found, "stratum")
     lines = [
-        Line("sigma/mean of the runs, median over puzzles", dataset, n, "about 0.1",
-             f"{statistics.median(cv):.3f}", f"mean {statistics.fmean(cv):.3f}"),
-        Line("sigma/mean of m(B) (the 20-run mean), median", dataset, n, "about 0.1",
-             f"{statistics.median(cv_mean):.3f}"),
+        Line(
+            "sigma/mean of the runs, median over puzzles",
+            dataset,
+            n,
+            "about 0.1",
+            f"{statistics.median(cv):.3f}",
+            f"mean {statistics.fmean(cv):.3f}",
+        ),
+        Line(
+            "sigma/mean of m(B) (the 20-run mean), median", dataset, n, "about 0.1", f"{statistics.median(cv_mean):.3f}"
+        ),
     ]
     if dataset == hsolve.MENNESKE:
         eight = [i for i, k in enumerate(key) if k < len(hsolve.MENNESKE_GRADES) - 1]
-        lines.append(gamma_line("gamma vs 8 grades (Super easy .. Super hard)", dataset,
-                                [m[i] for i in eight], [key[i] for i in eight], "0.82 (8 grades, 800 puzzles)"))
+        lines.append(
+            gamma_line(
+                "gamma vs 8 grades (Super easy .. Super hard)",
+                dataset,
+                [m[i] for i in eight],
+                [key[i] for i in eight],
+                "0.82 (8 grades, 800 puzzles)",
+            )
+        )
         lines.append(gamma_line("gamma vs 9 grades (with Impossible)", dataset, m, key, "-"))
         names: Sequence[str] = hsolve.MENNESKE_GRADES
     else:
         lines.append(gamma_line("gamma vs SE rating (easy 1.0, medium 2.0)", dataset, m, key, "-"))
         lines.append(gamma_line("gamma vs 4 buckets", dataset, m, stratum, "-"))
         names = hsolve.EXCHANGE_BUCKETS
-    medians = [f"{label} {statistics.median(v):.0f}" for index, label in enumerate(names)
-               if (v := [r["m"] for r in found if r["stratum"] == index])]
+    medians = [
+        f"{label} {statistics.median(v):.0f}"
+        for index, label in enumerate(names)
+        if (v := [r["m"] for r in found if r["stratum"] == index])
+    ]
     lines.append(Line("median m(B) per grade", dataset, n, "-", ", ".join(medians)))
     capped = sum(1 for r in found if r["capped"])
     seconds = floats(found, "seconds")
-    lines.append(Line("puzzles that hit the work cap", dataset, n, "-", str(capped),
-                      f"seconds per puzzle: median {statistics.median(seconds):.2f}, max {max(seconds):.1f}"))
+    lines.append(
+        Line(
+            "puzzles that hit the work cap",
+            dataset,
+            n,
+            "-",
+            str(capped),
+            f"seconds per puzzle: median {statistics.median(seconds):.2f}, max {max(seconds):.1f}",
+        )
+    )
     return lines
 
 
@@ -353,8 +427,9 @@ def hsolve_section(sample: int, seed: int, jobs: int) -> Section:
     lines: list[Line] = []
     for dataset in (hsolve.MENNESKE, hsolve.EXCHANGE):
         lines += hsolve_file_lines([r for r in found if r["file"] == dataset], dataset)
-    lead = [HSOLVE_LEAD.format(runs=hsolve.DEFAULT_RUNS, sample=sample, menneske=hsolve.MENNESKE,
-                                  exchange=hsolve.EXCHANGE)]
+    lead = [
+        HSOLVE_LEAD.format(runs=hsolve.DEFAULT_RUNS, sample=sample, menneske=hsolve.MENNESKE, exchange=hsolve.EXCHANGE)
+    ]
     return Section("002 MCM 2008 team 2858 (hsolve): human-solver simulation", lead, lines, list(HSOLVE_NOTES))
 
 
@@ -387,9 +462,11 @@ def easy_stalls_note() -> str:
         counts = logic.solve(puzzle).counts()
         beyond = [f"{TECHNIQUE_NAMES[name]} {k}" for name, k in counts.items() if name not in SINGLES]
         needs.append(", ".join(beyond) or "singles only")
-    return (f"The paper's easy book is not available and Project Euler's set stands in. {len(stalled)} of its "
-            f"{len(puzzles)} puzzles stall under r-Reduction, which works inside one section and has no box-line "
-            f"step; the engine's logic trace solves them with: " + "; ".join(f"({n})" for n in needs) + ".")
+    return (
+        f"The paper's easy book is not available and Project Euler's set stands in. {len(stalled)} of its "
+        f"{len(puzzles)} puzzles stall under r-Reduction, which works inside one section and has no box-line "
+        f"step; the engine's logic trace solves them with: " + "; ".join(f"({n})" for n in needs) + "."
+    )
 
 
 def chen_lines(figures: list[Figure]) -> list[Line]:
@@ -416,8 +493,10 @@ def chen_section(sample: int, seeds: int, escargot_seeds: int) -> Section:
         diff = leading_number(line.note) if line.note.startswith("diff") else None
         if diff is not None and abs(diff) > THRESHOLD:
             reason = easy_stalls_note() if line.dataset == chen.EASY else "Not explained: to be looked into."
-            notes.append(f"**{line.measure} on `{line.dataset}`: {line.ours} against {line.paper} ({signed(diff)} "
-                         f"points).** {reason}")
+            notes.append(
+                f"**{line.measure} on `{line.dataset}`: {line.ours} against {line.paper} ({signed(diff)} "
+                f"points).** {reason}"
+            )
     return Section("003 Chen: r-Reduction, Inference and game complexity", lead, lines, notes)
 
 
@@ -462,15 +541,21 @@ def simonis_lines(figures: list[Figure]) -> list[Line]:
             paper = figure["paper"]
             notes = []
             if figure["diff"] is not None:
-                notes.append(f"diff {signed(figure['diff'])}" + (" (see below)" if abs(figure["diff"]) > THRESHOLD
-                                                                  else ""))
+                notes.append(
+                    f"diff {signed(figure['diff'])}" + (" (see below)" if abs(figure["diff"]) > THRESHOLD else "")
+                )
             if figure["capped"]:
                 notes.append(f"{figure['capped']} capped")
-            lines.append(Line(
-                f"Table {figure['table']}: {scheme}, % search-free", corpus,
-                f"{figure['n']} (paper {figure['paper_n']:,})", "-" if paper is None else f"{paper:.2f}",
-                f"{figure['ours']:.2f}", "; ".join(notes),
-            ))
+            lines.append(
+                Line(
+                    f"Table {figure['table']}: {scheme}, % search-free",
+                    corpus,
+                    f"{figure['n']} (paper {figure['paper_n']:,})",
+                    "-" if paper is None else f"{paper:.2f}",
+                    f"{figure['ours']:.2f}",
+                    "; ".join(notes),
+                )
+            )
     return lines
 
 
@@ -480,10 +565,15 @@ def simonis_notes(figures: list[Figure]) -> list[str]:
     for figure in figures:
         if figure["diff"] is None or abs(figure["diff"]) <= THRESHOLD:
             continue
-        within = [abs(f["diff"]) for f in figures
-                  if f["corpus"] == figure["corpus"] and f["diff"] is not None and abs(f["diff"]) <= THRESHOLD]
-        head = (f"**{figure['scheme']} on `{figure['corpus']}`: {figure['ours']:.2f} against {figure['paper']:.2f} "
-                f"({signed(figure['diff'])} points).**")
+        within = [
+            abs(f["diff"])
+            for f in figures
+            if f["corpus"] == figure["corpus"] and f["diff"] is not None and abs(f["diff"]) <= THRESHOLD
+        ]
+        head = (
+            f"**{figure['scheme']} on `{figure['corpus']}`: {figure['ours']:.2f} against {figure['paper']:.2f} "
+            f"({signed(figure['diff'])} points).**"
+        )
         reason = SIMONIS_EXPLAINED.get((figure["corpus"], figure["scheme"]), "Not explained: to be looked into.")
         notes.append(f"{head} {reason.format(others=max(within, default=0.0))}")
     if not notes:
@@ -496,11 +586,20 @@ def reduction_lines() -> list[Line]:
     ours, paper = simonis.reduction_figures(), simonis.PAPER_REDUCTION
     n = str(ours["instances"])
     return [
-        Line("Table 7: locally minimal puzzles", simonis.TOP100, n, str(paper["locally_minimal"]),
-             str(ours["locally_minimal"])),
-        Line("Table 7: givens after reduction, min / avg / max", simonis.TOP100, n,
-             f"{paper['min']} / {paper['avg']:.2f} / {paper['max']}",
-             f"{ours['min']} / {ours['avg']:.2f} / {ours['max']}"),
+        Line(
+            "Table 7: locally minimal puzzles",
+            simonis.TOP100,
+            n,
+            str(paper["locally_minimal"]),
+            str(ours["locally_minimal"]),
+        ),
+        Line(
+            "Table 7: givens after reduction, min / avg / max",
+            simonis.TOP100,
+            n,
+            f"{paper['min']} / {paper['avg']:.2f} / {paper['max']}",
+            f"{ours['min']} / {ours['avg']:.2f} / {ours['max']}",
+        ),
     ]
 
 
@@ -510,8 +609,12 @@ def simonis_section(sample: int, jobs: int) -> Section:
     total = len(simonis.load(simonis.CLUE17, None))
     which = f"all {total:,} puzzles" if not sample or sample >= total else f"{sample:,} puzzles spread evenly"
     lead = [SIMONIS_LEAD.format(clue17=simonis.CLUE17, which=which, top100=simonis.TOP100)]
-    return Section("004 Simonis 2005: Sudoku as a constraint problem (Tables 4, 5 and 7)", lead,
-                   simonis_lines(figures) + reduction_lines(), simonis_notes(figures))
+    return Section(
+        "004 Simonis 2005: Sudoku as a constraint problem (Tables 4, 5 and 7)",
+        lead,
+        simonis_lines(figures) + reduction_lines(),
+        simonis_notes(figures),
+    )
 
 
 # The report ------------------------------------------------------------------------------------------------------
@@ -601,8 +704,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         ("simonis_sample", f"17-clue puzzles for Simonis (0: all; else at least {SIMONIS_MINIMUM})"),
     ]
     for name, text in sizes:
-        parser.add_argument("--" + name.replace("_", "-"), type=int, default=None,
-                            help=f"{text} (default {FULL[name]}, --quick {QUICK[name]})")
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            type=int,
+            default=None,
+            help=f"{text} (default {FULL[name]}, --quick {QUICK[name]})",
+        )
     args = parser.parse_args(argv)
     for name, value in (QUICK if args.quick else FULL).items():
         if getattr(args, name) is None:

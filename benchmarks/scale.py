@@ -92,8 +92,13 @@ def peer_run(package: str, puzzles: Sequence[str], limit: float) -> list[list[fl
     if python is None:
         return [None] * len(puzzles)
     kind = "pencilmark" if package == "pencilmark" else "hodoku"
-    run = subprocess.run([str(python), "-c", PEER_SCRIPT, kind, str(limit)], input="\n".join(puzzles),
-                         capture_output=True, text=True, check=True)
+    run = subprocess.run(
+        [str(python), "-c", PEER_SCRIPT, kind, str(limit)],
+        input="\n".join(puzzles),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     result: list[list[float] | None] = json.loads(run.stdout)
     return result
 
@@ -119,9 +124,11 @@ def time_model(options: argparse.Namespace) -> None:
     minutes = [float(str(describe(s)["predicted_minutes"])) for s in range(0, 101)]
     monotone = all(a <= b for a, b in zip(minutes, minutes[1:]))
     print("  slider -> predicted minutes: " + ", ".join(f"{s}: {minutes[s]:.1f}" for s in range(0, 101, 5)))
-    print(f"  never falls along the slider: {monotone}; slider 95 / slider 5 = {minutes[95] / minutes[5]:.1f}x "
-          f"(target >= 8x); Easy zone (slider 0-19) {min(minutes[:20]):.1f} to {max(minutes[:20]):.1f} min "
-          "(target 5 to 20)")
+    print(
+        f"  never falls along the slider: {monotone}; slider 95 / slider 5 = {minutes[95] / minutes[5]:.1f}x "
+        f"(target >= 8x); Easy zone (slider 0-19) {min(minutes[:20]):.1f} to {max(minutes[:20]):.1f} min "
+        "(target 5 to 20)"
+    )
     rows = read_tsv("sudokuexchange_graded_even.tsv")
     random.Random(16).shuffle(rows)
     puzzles = [r["puzzle"] for r in rows[: options.sample // 2]]
@@ -133,9 +140,11 @@ def time_model(options: argparse.Namespace) -> None:
         here = [(o[2], t[1]) for o, t in pairs if difficulty.zone(o[0]) == zone]
         if here:
             mine, peer = [m for m, _ in here], [p for _, p in here]
-            print(f"    {zone:8} {len(here):4} puzzles: ours {min(mine):6.1f}-{max(mine):6.1f} min (median "
-                  f"{statistics.median(mine):5.1f}), pencilmark {min(peer):6.1f}-{max(peer):6.1f} min (median "
-                  f"{statistics.median(peer):5.1f})")
+            print(
+                f"    {zone:8} {len(here):4} puzzles: ours {min(mine):6.1f}-{max(mine):6.1f} min (median "
+                f"{statistics.median(mine):5.1f}), pencilmark {min(peer):6.1f}-{max(peer):6.1f} min (median "
+                f"{statistics.median(peer):5.1f})"
+            )
     if len(pairs) > 2:
         rho = spearman([o[2] for o, _ in pairs], [t[1] for _, t in pairs])
         print(f"    Spearman (ours, pencilmark's time): {rho:.3f}")
@@ -149,8 +158,10 @@ def easy_givens(options: argparse.Namespace) -> None:
         slider = 19 * k / max(options.easy - 1, 1)
         made = generate(target_for_slider(slider), seed=1000 + k, budget_s=3)
         givens.append(81 - made.puzzle.values.count(0))
-    print(f"  {len(givens)} puzzles: givens min {min(givens)}, median {statistics.median(givens)}, max {max(givens)} "
-          "(targets: at most 40, median 30-38)")
+    print(
+        f"  {len(givens)} puzzles: givens min {min(givens)}, median {statistics.median(givens)}, max {max(givens)} "
+        "(targets: at most 40, median 30-38)"
+    )
 
 
 def top_end(options: argparse.Namespace) -> None:
@@ -163,34 +174,50 @@ def top_end(options: argparse.Namespace) -> None:
     ours = rate_all([r["puzzle"] for r in rows], options.jobs)
     rated = [(float(r["ER"]), o[0]) for r, o in zip(rows, ours) if o is not None]
     rho = spearman([d for _, d in rated], [e for e, _ in rated])
-    print(f"  forum_hardest_1106_rated.tsv, {len(rated)} of {len(rows)} ER-rated puzzles rated in "
-          f"{time.perf_counter() - started:.0f} s: Spearman(D, ER) {rho:.3f} (target >= 0.70)")
+    print(
+        f"  forum_hardest_1106_rated.tsv, {len(rated)} of {len(rows)} ER-rated puzzles rated in "
+        f"{time.perf_counter() - started:.0f} s: Spearman(D, ER) {rho:.3f} (target >= 0.70)"
+    )
     if not options.no_peers:
         picked = rows[:: max(len(rows) // options.peer_sample, 1)][: options.peer_sample]
         for package in ("hodoku-py", "pencilmark"):
             results = peer_run(package, [r["puzzle"] for r in picked], options.peer_limit)
             mine = [ours[rows.index(r)] for r in picked]
-            done = [(float(r["ER"]), res[0], o[0]) for r, res, o in zip(picked, results, mine)
-                    if res is not None and o is not None]
+            done = [
+                (float(r["ER"]), res[0], o[0])
+                for r, res, o in zip(picked, results, mine)
+                if res is not None and o is not None
+            ]
             if len(done) > 2:
-                print(f"  {package}: finished {len(done)} of {len(picked)} within {options.peer_limit:.0f} s each: "
-                      f"Spearman with ER {spearman([p for _, p, _ in done], [e for e, _, _ in done]):.3f}; D on the "
-                      f"same {spearman([d for _, _, d in done], [e for e, _, _ in done]):.3f}")
+                print(
+                    f"  {package}: finished {len(done)} of {len(picked)} within {options.peer_limit:.0f} s each: "
+                    f"Spearman with ER {spearman([p for _, p, _ in done], [e for e, _, _ in done]):.3f}; D on the "
+                    f"same {spearman([d for _, _, d in done], [e for e, _, _ in done]):.3f}"
+                )
             else:
                 print(f"  {package}: finished {len(done)} of {len(picked)} within {options.peer_limit:.0f} s each")
     famous = [r for r in read_tsv("famous_hard_puzzles.tsv") if r["ER"]]
     rated_famous = rate_all([r["puzzle"] for r in famous], options.jobs)
-    print("  famous puzzles, by ER: " + ", ".join(
-        f"{r['puzzle_name']} ER {r['ER']} D {o[0]:.3f}" for r, o in sorted(
-            zip(famous, rated_famous), key=lambda pair: -float(pair[0]["ER"])) if o is not None))
+    print(
+        "  famous puzzles, by ER: "
+        + ", ".join(
+            f"{r['puzzle_name']} ER {r['ER']} D {o[0]:.3f}"
+            for r, o in sorted(zip(famous, rated_famous), key=lambda pair: -float(pair[0]["ER"]))
+            if o is not None
+        )
+    )
     ordered = all(
         (float(a["ER"]) == float(b["ER"])) or ((oa[0] > ob[0]) == (float(a["ER"]) > float(b["ER"])))
-        for (a, oa) in zip(famous, rated_famous) for (b, ob) in zip(famous, rated_famous)
-        if a is not b and oa is not None and ob is not None)
+        for (a, oa) in zip(famous, rated_famous)
+        for (b, ob) in zip(famous, rated_famous)
+        if a is not b and oa is not None and ob is not None
+    )
     print(f"  distinct D in ER order where ER differs: {ordered}")
     jump, at = max((b - a, k) for k, (a, b) in enumerate(zip(KNOTS, KNOTS[1:])))
-    print(f"  widest jump between slider knots: {jump:.3f} D at slider {at}-{at + 1} (target <= 0.3); top knot "
-          f"{KNOTS[-1]:.2f}")
+    print(
+        f"  widest jump between slider knots: {jump:.3f} D at slider {at}-{at + 1} (target <= 0.3); top knot "
+        f"{KNOTS[-1]:.2f}"
+    )
 
 
 def middle(options: argparse.Namespace) -> None:
@@ -203,23 +230,30 @@ def middle(options: argparse.Namespace) -> None:
     pairs = [(float(r["se_rating"]), o) for r, o in zip(rows, ours) if o is not None]
     exact = sum(abs(o[1] - se) < 0.05 for se, o in pairs) / len(pairs)
     near = sum(abs(o[1] - se) < 0.15 for se, o in pairs) / len(pairs)
-    print(f"  {len(pairs)} SE-rated puzzles: se_like equals SE {100 * exact:.0f}%, within 0.1 {100 * near:.0f}% "
-          "(target 50%)")
+    print(
+        f"  {len(pairs)} SE-rated puzzles: se_like equals SE {100 * exact:.0f}%, within 0.1 {100 * near:.0f}% "
+        "(target 50%)"
+    )
     bands: dict[float, list[float]] = {}
     for se, o in pairs:
         bands.setdefault(math.floor(se * 2) / 2, []).append(o[0])
     medians = [(band, statistics.median(ds)) for band, ds in sorted(bands.items())]
     rising = all(a[1] < b[1] for a, b in zip(medians, medians[1:]))
-    print("  median D per 0.5 band: " + ", ".join(f"{b:.1f}: {m:.2f}" for b, m in medians)
-          + f" -> {'rises at every band' if rising else 'NOT rising at every band'}")
+    print(
+        "  median D per 0.5 band: "
+        + ", ".join(f"{b:.1f}: {m:.2f}" for b, m in medians)
+        + f" -> {'rises at every band' if rising else 'NOT rising at every band'}"
+    )
     print(f"  Spearman(D, SE) {spearman([o[0] for _, o in pairs], [se for se, _ in pairs]):.3f} (target >= 0.95)")
     menneske = read_tsv("menneske_graded_even.tsv")
     random.Random(18).shuffle(menneske)
     menneske = menneske[: options.sample]
     rated = rate_all([r["puzzle"] for r in menneske], options.jobs)
     grades = [(MENNESKE.index(r["menneske_grade"]), o[0]) for r, o in zip(menneske, rated) if o is not None]
-    print(f"  Spearman(D, menneske grade) {spearman([d for _, d in grades], [g for g, _ in grades]):.3f} on "
-          f"{len(grades)} puzzles (target >= 0.95)")
+    print(
+        f"  Spearman(D, menneske grade) {spearman([d for _, d in grades], [g for g, _ in grades]):.3f} on "
+        f"{len(grades)} puzzles (target >= 0.95)"
+    )
 
 
 def main() -> None:

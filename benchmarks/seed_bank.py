@@ -47,21 +47,27 @@ from webapp.pool_cli import mapped
 
 # file, what SOURCES.md says it is, and its provenance and licence as SOURCES.md states them
 LISTS = (
-    ("magictour_top1465.txt",
-     "the full magictour top1465 list (Guenter Stertenbrink), as packaged by tdoku (`puzzles3_magictour_top1465`)",
-     "copied from `balmerdx/sudoku_pytorch` (`data/puzzles3_magictour_top1465`), a copy of tdoku's `data.zip`; "
-     "licence stated: none in the copying repository; tdoku BSD-2-Clause"),
-    ("tdoku_forum_hardest_1905_11plus_even.txt",
-     "the even rows of tdoku's `puzzles5_forum_hardest_1905_11+` (sampled by tdoku from the Enjoy Sudoku forum's "
-     "\"potential hardest\" list ph_1905, restricted to SE rating 11.0 or more)",
-     "copied from `balmerdx/sudoku_pytorch` (`data/puzzles5_forum_hardest_1905_11+`), a copy of tdoku's `data.zip`; "
-     "licence stated: none in the copying repository; tdoku BSD-2-Clause"),
-    ("forum_hardest_1106_rated.tsv",
-     "HardestDatabase110626, the list that started the Enjoy Sudoku forum's \"hardest sudokus\" thread (t6539); "
-     "identical puzzles and order to tdoku's `puzzles6_forum_hardest_1106`",
-     "the puzzles are tdoku's `puzzles6_forum_hardest_1106` (copied from `balmerdx/sudoku_pytorch`, a copy of "
-     "tdoku's `data.zip`; licence stated: none in the copying repository; tdoku BSD-2-Clause); the file with the "
-     "forum's ratings was copied from `operdeck/sudoku` (licence stated: none), and only the puzzle column is used"),
+    (
+        "magictour_top1465.txt",
+        "the full magictour top1465 list (Guenter Stertenbrink), as packaged by tdoku (`puzzles3_magictour_top1465`)",
+        "copied from `balmerdx/sudoku_pytorch` (`data/puzzles3_magictour_top1465`), a copy of tdoku's `data.zip`; "
+        "licence stated: none in the copying repository; tdoku BSD-2-Clause",
+    ),
+    (
+        "tdoku_forum_hardest_1905_11plus_even.txt",
+        "the even rows of tdoku's `puzzles5_forum_hardest_1905_11+` (sampled by tdoku from the Enjoy Sudoku forum's "
+        '"potential hardest" list ph_1905, restricted to SE rating 11.0 or more)',
+        "copied from `balmerdx/sudoku_pytorch` (`data/puzzles5_forum_hardest_1905_11+`), a copy of tdoku's `data.zip`; "
+        "licence stated: none in the copying repository; tdoku BSD-2-Clause",
+    ),
+    (
+        "forum_hardest_1106_rated.tsv",
+        'HardestDatabase110626, the list that started the Enjoy Sudoku forum\'s "hardest sudokus" thread (t6539); '
+        "identical puzzles and order to tdoku's `puzzles6_forum_hardest_1106`",
+        "the puzzles are tdoku's `puzzles6_forum_hardest_1106` (copied from `balmerdx/sudoku_pytorch`, a copy of "
+        "tdoku's `data.zip`; licence stated: none in the copying repository; tdoku BSD-2-Clause); the file with the "
+        "forum's ratings was copied from `operdeck/sudoku` (licence stated: none), and only the puzzle column is used",
+    ),
 )
 SAMPLED = "tdoku_forum_hardest_1905_11plus_even.txt"
 CACHE_DIR = Path(__file__).resolve().parent / ".seed_bank"  # ratings kept between runs (not committed)
@@ -121,8 +127,11 @@ def list_puzzles(name: str) -> list[Candidate]:
     column, first = 0, 0
     if name.endswith(".tsv"):
         column, first = lines[0].split("\t").index("puzzle"), 1
-    return [Candidate(f"{name}:{number + 1}", line.split("\t")[column].strip())
-            for number, line in enumerate(lines) if number >= first and line.strip()]
+    return [
+        Candidate(f"{name}:{number + 1}", line.split("\t")[column].strip())
+        for number, line in enumerate(lines)
+        if number >= first and line.strip()
+    ]
 
 
 def bankable(candidate: Candidate) -> bool:
@@ -196,8 +205,10 @@ def rate_all(todo: list[Candidate], jobs: int, timeout_s: float, path: Path) -> 
                 out.write(seed.seed_line(record, candidate.origin) + "\n")
                 out.flush()
             if done % 25 == 0 or done == len(todo):
-                print(f"  rated {done}/{len(todo)} ({time.perf_counter() - started:.0f} s, {dropped} left out)",
-                      flush=True)
+                print(
+                    f"  rated {done}/{len(todo)} ({time.perf_counter() - started:.0f} s, {dropped} left out)",
+                    flush=True,
+                )
     return rated, dropped
 
 
@@ -236,8 +247,9 @@ def nearest_free(ds: Sequence[float], taken: set[int], d: float, within: float) 
     return best
 
 
-def select(rated: Sequence[Rated], count: int, low: float, near: int, tolerance: float,
-           targets: Sequence[tuple[float, float]]) -> tuple[list[Rated], list[tuple[float, float, int]]]:
+def select(
+    rated: Sequence[Rated], count: int, low: float, near: int, tolerance: float, targets: Sequence[tuple[float, float]]
+) -> tuple[list[Rated], list[tuple[float, float, int]]]:
     """About ``count`` ratings spread evenly over D from ``low`` to the top, topped up to ``near`` within
     ``tolerance`` of each target; the kept ratings (by D) and the (slider, target, count) still short."""
     pool_ = [item for item in distinct(rated) if item.d >= low]
@@ -306,17 +318,24 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="rate only the first L candidates of each list")
     parser.add_argument("--stride", type=int, default=1, help="take every K-th puzzle of the lists not sampled")
     parser.add_argument("--out", type=Path, default=seed.SEED_FILE, help="the seed file (SOURCE.md goes beside it)")
-    parser.add_argument("--candidates", type=Path, default=None,
-                        help="the ratings of every candidate, kept for later runs (default: one file per engine "
-                             "version in benchmarks/.seed_bank/)")
+    parser.add_argument(
+        "--candidates",
+        type=Path,
+        default=None,
+        help="the ratings of every candidate, kept for later runs (default: one file per engine "
+        "version in benchmarks/.seed_bank/)",
+    )
     args = parser.parse_args()
     cache = args.candidates or CACHE_DIR / f"candidates-{engine_fingerprint()}.jsonl"
     wanted = candidates(args.sample, args.limit, args.stride)
     known = read_rated(cache)
     todo = [c for c in wanted if c.origin not in known]
     per_list = Counter(c.origin.split(":", 1)[0] for c in wanted)
-    print(f"{len(wanted)} candidates ({', '.join(f'{name}: {n}' for name, n in per_list.items())}); "
-          f"{len(wanted) - len(todo)} rated already in {cache}, {len(todo)} to rate", flush=True)
+    print(
+        f"{len(wanted)} candidates ({', '.join(f'{name}: {n}' for name, n in per_list.items())}); "
+        f"{len(wanted) - len(todo)} rated already in {cache}, {len(todo)} to rate",
+        flush=True,
+    )
     fresh, dropped = rate_all(todo, args.jobs, args.timeout, cache) if todo else ([], 0)
     origins = {c.origin for c in wanted}
     rated = [item for item in known.values() if item.origin in origins] + fresh
@@ -328,12 +347,15 @@ def main() -> None:
     report(rated, dropped, kept, short, args.out)
 
 
-def report(rated: Sequence[Rated], dropped: int, kept: Sequence[Rated], short: Sequence[tuple[float, float, int]],
-           out: Path) -> None:
+def report(
+    rated: Sequence[Rated], dropped: int, kept: Sequence[Rated], short: Sequence[tuple[float, float, int]], out: Path
+) -> None:
     """Print what was rated and kept, per list and zone, and the slider values short of puzzles."""
     ds = [item.d for item in rated] or [float("nan")]
-    print(f"rated {len(rated)} puzzles ({dropped} left out: not unique or not rated in time), "
-          f"D {min(ds):.2f}-{max(ds):.2f}")
+    print(
+        f"rated {len(rated)} puzzles ({dropped} left out: not unique or not rated in time), "
+        f"D {min(ds):.2f}-{max(ds):.2f}"
+    )
     print(f"kept {len(kept)} in {out}:")
     for name, count in Counter(item.origin.split(":", 1)[0] for item in kept).most_common():
         print(f"  {name}: {count}")
@@ -344,8 +366,10 @@ def report(rated: Sequence[Rated], dropped: int, kept: Sequence[Rated], short: S
     for run in runs(short):
         (first, low, _), (last, high, _) = run[0], run[-1]
         fewest, most = min(have for _, _, have in run), max(have for _, _, have in run)
-        print(f"  short: slider {first:g}-{last:g} (D {low:.2f}-{high:.2f}) has {fewest}-{most} within "
-              f"{DEFAULT_TOLERANCE} of its target")
+        print(
+            f"  short: slider {first:g}-{last:g} (D {low:.2f}-{high:.2f}) has {fewest}-{most} within "
+            f"{DEFAULT_TOLERANCE} of its target"
+        )
     if not short:
         print(f"every slider value from {SLIDER_LOW:g} to 100 has enough within {DEFAULT_TOLERANCE} of its target")
 
@@ -359,6 +383,7 @@ def runs(short: Sequence[tuple[float, float, int]]) -> list[list[tuple[float, fl
         else:
             grouped.append([item])
     return grouped
+
 
 if __name__ == "__main__":
     main()

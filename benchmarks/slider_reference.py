@@ -38,8 +38,11 @@ from sudoku_engine.rating import NotUnique, rate
 
 OUT = Path(__file__).resolve().parent.parent / "sudoku_engine" / "slider_knots.py"
 CACHE = Path(__file__).resolve().parent / ".slider_reference"  # ratings kept between runs (not committed)
-PUBLISHED = (("sudokuexchange_graded_even.tsv", 1200), ("menneske_graded_even.tsv", 600),
-             ("kaggle3m_curated_graded_even.tsv", 400))
+PUBLISHED = (
+    ("sudokuexchange_graded_even.tsv", 1200),
+    ("menneske_graded_even.tsv", 600),
+    ("kaggle3m_curated_graded_even.tsv", 400),
+)
 HARDEST = (("forum_hardest_1106_rated.tsv", 125), ("ph1910_sample_even.tsv", 100), ("famous_hard_puzzles.tsv", 10))
 ZONE_UNITS = 19  # slider units per zone in the first part (5 zones: 0-95)
 TIMEOUT_S = 120.0
@@ -60,9 +63,11 @@ def rated(files: Sequence[tuple[str, int]], jobs: int, max_givens: int = 81) -> 
     """D and effort of a spread sample of each file's puzzles with at most ``max_givens`` givens (puzzles that
     cannot be rated are left out). Ratings are kept in ``CACHE`` under the engine's fingerprint as they arrive, so
     a run that stops resumes."""
-    puzzles = [p for name, count in files
-               for p in spread([r["puzzle"] for r in read_tsv(name) if 81 - r["puzzle"].count(".") <= max_givens],
-                               count)]
+    puzzles = [
+        p
+        for name, count in files
+        for p in spread([r["puzzle"] for r in read_tsv(name) if 81 - r["puzzle"].count(".") <= max_givens], count)
+    ]
     cache = CACHE / f"ratings-{engine_fingerprint()}.jsonl"
     known: dict[str, tuple[float, float] | None] = {}
     if cache.exists():
@@ -119,13 +124,15 @@ def efforts(knot_values: Sequence[float], sample: Sequence[tuple[float, float]])
 
 def write(values: Sequence[float], work: Sequence[float], counts: dict[str, int], hardest: int) -> None:
     """Rewrite the knots module."""
-    rows = ",\n".join("    " + ", ".join(f"{v:.3f}" for v in values[i:i + 10]) for i in range(0, len(values), 10))
-    effort_rows = ",\n".join("    " + ", ".join(f"{v:.0f}" for v in work[i:i + 10]) for i in range(0, len(work), 10))
+    rows = ",\n".join("    " + ", ".join(f"{v:.3f}" for v in values[i : i + 10]) for i in range(0, len(values), 10))
+    effort_rows = ",\n".join("    " + ", ".join(f"{v:.0f}" for v in work[i : i + 10]) for i in range(0, len(work), 10))
     zones = ", ".join(f"{name} {count}" for name, count in counts.items())
     about = textwrap.fill(
         f"Reference sample: {sum(counts.values())} published puzzles with at most {MAX_GIVENS} givens, by zone "
         f"({zones}) for slider 0-95, {hardest} of the hardest known puzzles for 95-100. EFFORTS: the typical effort "
-        f"of a puzzle at each knot. Built {datetime.date.today().isoformat()}.", 116)
+        f"of a puzzle at each knot. Built {datetime.date.today().isoformat()}.",
+        116,
+    )
     OUT.write_text(
         '"""D at slider 0, 1, ..., 100: written by ``benchmarks/slider_reference.py`` (see its docstring).\n\n'
         f'{about}\n"""\n\n'
@@ -144,14 +151,17 @@ def main() -> None:
     published = rated(PUBLISHED, options.jobs, MAX_GIVENS)
     hardest = rated(HARDEST, options.jobs)
     counts = {name: sum(difficulty.zone(d) == name for d, _ in published) for name in ZONE_NAMES}
-    print(f"published: {len(published)} rated, by zone {counts}; hardest: {len(hardest)} rated, "
-          f"median D {statistics.median(d for d, _ in hardest):.2f}")
+    print(
+        f"published: {len(published)} rated, by zone {counts}; hardest: {len(hardest)} rated, "
+        f"median D {statistics.median(d for d, _ in hardest):.2f}"
+    )
     values = knots([d for d, _ in published], [d for d, _ in hardest])
     work = efforts(values, [*published, *hardest])
     for k in range(0, 101, 5):
         minutes = difficulty.predicted_minutes(work[k])
-        print(f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])}), effort {work[k]:.0f}, "
-              f"{minutes:.1f} min")
+        print(
+            f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])}), effort {work[k]:.0f}, {minutes:.1f} min"
+        )
     jump, at = max((b - a, k) for k, (a, b) in enumerate(zip(values, values[1:])))
     print(f"widest jump between knots: {jump:.3f} D (slider {at} to {at + 1})")
     write(values, work, counts, len(hardest))

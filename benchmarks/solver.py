@@ -136,7 +136,10 @@ def bench_file(name: str, limit: int | None, sample: int, default: str) -> dict[
     full = time_each(engine_count(default), puzzles)
     head = puzzles[:sample]
     return {
-        "name": name, "n": len(puzzles), "default": default, "full": full,
+        "name": name,
+        "n": len(puzzles),
+        "default": default,
+        "full": full,
         "sample": len(head),
         "engine_sample": time_each(engine_count(default), head),
         "python_sample": time_each(engine_count("python"), head),
@@ -165,16 +168,20 @@ def site_size(package: str) -> float:
 
 def print_report(rows: list[dict[str, object]]) -> None:
     """The speed table."""
-    print(f"\n{'file':44} {'n':>6} {'engine/s':>9} {'med us':>8} {'p95 us':>8} {'target':>7}"
-          f" | {'sample':>6} {'engine/s':>9} {'python/s':>9} {'norvig/s':>9} {'x norvig':>8} {'py x nv':>8}")
+    print(
+        f"\n{'file':44} {'n':>6} {'engine/s':>9} {'med us':>8} {'p95 us':>8} {'target':>7}"
+        f" | {'sample':>6} {'engine/s':>9} {'python/s':>9} {'norvig/s':>9} {'x norvig':>8} {'py x nv':>8}"
+    )
     for row in rows:
         full = row["full"]
         assert isinstance(full, list)
         eng, py, nv = (rate(row[k]) for k in ("engine_sample", "python_sample", "baseline_sample"))  # type: ignore[arg-type]
         target = TARGETS.get(str(row["name"]))
-        print(f"{row['name']!s:44} {row['n']:>6} {rate(full):>9.0f} {statistics.median(full) * 1e6:>8.0f}"
-              f" {p95(full) * 1e6:>8.0f} {target or '-':>7} | {row['sample']:>6} {eng:>9.0f} {py:>9.0f}"
-              f" {nv:>9.0f} {eng / nv:>8.1f} {py / nv:>8.1f}")
+        print(
+            f"{row['name']!s:44} {row['n']:>6} {rate(full):>9.0f} {statistics.median(full) * 1e6:>8.0f}"
+            f" {p95(full) * 1e6:>8.0f} {target or '-':>7} | {row['sample']:>6} {eng:>9.0f} {py:>9.0f}"
+            f" {nv:>9.0f} {eng / nv:>8.1f} {py / nv:>8.1f}"
+        )
 
 
 def main() -> None:

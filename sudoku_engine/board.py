@@ -113,8 +113,10 @@ class Board:
                     if used[unit] & b:
                         _raise_conflict(values)
                     used[unit] |= b
-        cands = [0 if v else ALL_CANDIDATES & ~(used[row] | used[col] | used[box])
-                 for v, (row, col, box) in zip(values, UNITS_OF)]
+        cands = [
+            0 if v else ALL_CANDIDATES & ~(used[row] | used[col] | used[box])
+            for v, (row, col, box) in zip(values, UNITS_OF)
+        ]
         return cls(values, cands, _givens_mask(values, values if givens is None else givens))
 
     @classmethod
@@ -139,8 +141,10 @@ class Board:
 
     def pencilmarks(self) -> str:
         """Nine lines of candidate tokens; a placed digit as itself (so a one-candidate open cell reads back placed)."""
-        tokens = [str(v) if v else "".join(str(d) for d in range(1, 10) if self.cands[c] >> (d - 1) & 1)
-                  for c, v in enumerate(self.values)]
+        tokens = [
+            str(v) if v else "".join(str(d) for d in range(1, 10) if self.cands[c] >> (d - 1) & 1)
+            for c, v in enumerate(self.values)
+        ]
         width = max(len(t) for t in tokens)
         return "\n".join(" ".join(t.ljust(width) for t in tokens[r * 9 : r * 9 + 9]).rstrip() for r in range(9))
 

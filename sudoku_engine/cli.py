@@ -139,8 +139,12 @@ class _Progress:
 
 # Where each measure ``rate --level-metric`` can level by sits in a rate record, and the seed measure it needs.
 LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
-    "D": ("D",), "se_like": ("se_like",), "call_count": ("metrics", "call_count"), "hsolve": ("metrics", "hsolve"),
-    "entropy": ("metrics", "entropy"), "guesses": ("metrics", "findling", "guesses"),
+    "D": ("D",),
+    "se_like": ("se_like",),
+    "call_count": ("metrics", "call_count"),
+    "hsolve": ("metrics", "hsolve"),
+    "entropy": ("metrics", "entropy"),
+    "guesses": ("metrics", "findling", "guesses"),
 }
 LEVEL_MEASURE = {"call_count": "call_count", "hsolve": "hsolve", "entropy": "r_reduction", "guesses": "findling"}
 
@@ -260,8 +264,13 @@ def _reduce_record(values: tuple[int, ...], seed: int | None) -> dict[str, objec
     if solutions != 1:
         return NO_SOLUTION if solutions == 0 else "the puzzle has more than one solution"
     reduced = simonis.reduce(values, seed=seed)
-    return {"puzzle": format_values(values), "reduced": str(reduced), "givens_before": sum(1 for v in values if v),
-            "givens_after": reduced.givens, "seed": seed}
+    return {
+        "puzzle": format_values(values),
+        "reduced": str(reduced),
+        "givens_before": sum(1 for v in values if v),
+        "givens_after": reduced.givens,
+        "seed": seed,
+    }
 
 
 def run_reduce(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -312,14 +321,24 @@ def _generate_item(index: int, options: argparse.Namespace) -> dict[str, object]
         started = time.perf_counter()
         made = generate_puzzle(seed=seed, givens=options.givens, symmetric=symmetric, scheme=options.scheme)
         record: dict[str, object] = {
-            "puzzle": str(made.puzzle), "solution": str(made.solution), "givens": made.puzzle.givens,
-            "seed": made.seed, "pattern": pattern,
+            "puzzle": str(made.puzzle),
+            "solution": str(made.solution),
+            "givens": made.puzzle.givens,
+            "seed": made.seed,
+            "pattern": pattern,
         }
         if options.scheme is not None:
             record["scheme"] = options.scheme
         return {**record, "ms": round((time.perf_counter() - started) * 1000, 2)}
-    found = generate(options.target, options.tolerance, seed, options.budget, metric=options.metric,
-                     symmetric=symmetric, max_givens=options.max_givens)
+    found = generate(
+        options.target,
+        options.tolerance,
+        seed,
+        options.budget,
+        metric=options.metric,
+        symmetric=symmetric,
+        max_givens=options.max_givens,
+    )
     targeted = found.as_dict()
     if options.slider is not None:
         targeted = {"slider": options.slider, **targeted}
@@ -402,7 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser("solve", help="solve puzzles and count their solutions (up to 2)")
     solve.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
     solve.add_argument(
-        "--count", action="store_true",
+        "--count",
+        action="store_true",
         help="print the number of solutions (0, 1 or 2); without it or --jsonl, no solution is a bad line (exit 2)",
     )
     solve.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
@@ -414,15 +434,20 @@ def build_parser() -> argparse.ArgumentParser:
     rate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
     rate_command.add_argument("--timeout", type=_seconds, help="bound the work per puzzle (seconds); marks the record")
     rate_command.add_argument(
-        "--measures", choices=tuple(MEASURE_SETS), default="d",
+        "--measures",
+        choices=tuple(MEASURE_SETS),
+        default="d",
         help="seed measures to take: d (the default: those D reads), all (d and seed 002's slow hsolve) or none",
     )
     rate_command.add_argument(
-        "--levels", type=_ranged_int(1, 1000), metavar="K",
+        "--levels",
+        type=_ranged_int(1, 1000),
+        metavar="K",
         help="add a level 1..K: K intervals of equal share of the --reference ratings (seed 002)",
     )
     rate_command.add_argument(
-        "--reference", metavar="FILE",
+        "--reference",
+        metavar="FILE",
         help="the reference sample for --levels: rate --jsonl records (.jsonl), or puzzles rated here first",
     )
     rate_command.add_argument(
@@ -446,24 +471,32 @@ def build_parser() -> argparse.ArgumentParser:
     level.add_argument("--target", type=_number, help="target value of the metric (D by default)")
     generate_command.add_argument("--metric", choices=tuple(METRICS), default="D", help="what --target aims at")
     generate_command.add_argument(
-        "--tolerance", type=_positive, help=f"how close counts as a hit (default {DEFAULT_TOLERANCE} for D and "
-        "se_like, 5%% of the target for a seed measure)"
+        "--tolerance",
+        type=_positive,
+        help=f"how close counts as a hit (default {DEFAULT_TOLERANCE} for D and "
+        "se_like, 5%% of the target for a seed measure)",
     )
     generate_command.add_argument(
-        "--budget", type=_seconds, default=DEFAULT_BUDGET_S, help=f"seconds per puzzle before the closest found is "
-        f"returned with hit false (default {DEFAULT_BUDGET_S})"
+        "--budget",
+        type=_seconds,
+        default=DEFAULT_BUDGET_S,
+        help=f"seconds per puzzle before the closest found is returned with hit false (default {DEFAULT_BUDGET_S})",
     )
     generate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
     generate_command.add_argument(
-        "--max-givens", type=_ranged_int(17, 81), default=MAX_GIVENS,
+        "--max-givens",
+        type=_ranged_int(17, 81),
+        default=MAX_GIVENS,
         help=f"with --target/--slider: most givens a puzzle may have (default {MAX_GIVENS}; 81 for no limit)",
     )
     generate_command.add_argument(
-        "--pattern", choices=("symmetric", "free"),
+        "--pattern",
+        choices=("symmetric", "free"),
         help="clue pattern (default: symmetric, or free with --target/--slider, where it hits more often)",
     )
     generate_command.add_argument(
-        "--scheme", choices=simonis.SCHEMES + simonis.EXTRA_SCHEMES,
+        "--scheme",
+        choices=simonis.SCHEMES + simonis.EXTRA_SCHEMES,
         help="dig while this propagation scheme solves the puzzle without search (seed 004, section 8)",
     )
     generate_command.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
@@ -475,8 +508,11 @@ def build_parser() -> argparse.ArgumentParser:
     reduce_command.add_argument(
         "puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)"
     )
-    reduce_command.add_argument("--seed", type=_ranged_int(0, 2**63 - 1),
-                                help="try the givens in an order shuffled by this seed (default: reading order)")
+    reduce_command.add_argument(
+        "--seed",
+        type=_ranged_int(0, 2**63 - 1),
+        help="try the givens in an order shuffled by this seed (default: reading order)",
+    )
     reduce_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     reduce_command.set_defaults(run=run_reduce)
     return parser

@@ -34,8 +34,16 @@ from collections.abc import Sequence
 from .metrics import Metrics
 from .techniques import CATALOGUE, Technique
 
-FEATURES = ("se_fine", "ln_hodoku", "ln_call_count", "schemes_failed", "entropy", "ln_inferences", "ln_guesses",
-            "ln_effort_per_cell")
+FEATURES = (
+    "se_fine",
+    "ln_hodoku",
+    "ln_call_count",
+    "schemes_failed",
+    "entropy",
+    "ln_inferences",
+    "ln_guesses",
+    "ln_effort_per_cell",
+)
 # The seed measures D reads (``metrics.measure`` names); hsolve is reported but not part of D.
 MEASURES = ("call_count", "findling", "r_reduction", "schemes")
 
@@ -86,9 +94,7 @@ def effort(taken: Sequence[Technique], options: Sequence[tuple[int, int]]) -> fl
     return total
 
 
-def features(
-    se_fine: float, hodoku_like: int, metrics: Metrics, effort_total: float, empty: int
-) -> tuple[float, ...]:
+def features(se_fine: float, hodoku_like: int, metrics: Metrics, effort_total: float, empty: int) -> tuple[float, ...]:
     """The feature vector of a rated puzzle; a missing measure takes its fitting-sample mean."""
     schemes = metrics.schemes
     inferences = metrics.r_reduction["inferences"] if metrics.r_reduction else None

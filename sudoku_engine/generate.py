@@ -222,16 +222,26 @@ class Targeted:
     def as_dict(self) -> dict[str, object]:
         """The JSON record of the CLI (DESIGN section 4): puzzle, solution, D, target, ms and the search figures."""
         record: dict[str, object] = {
-            "puzzle": str(self.puzzle), "solution": str(self.solution), "givens": self.puzzle.givens,
-            "metric": self.metric, "target": self.target, "tolerance": self.tolerance,
-            "value": round(self.value, 3), "hit": self.hit,
+            "puzzle": str(self.puzzle),
+            "solution": str(self.solution),
+            "givens": self.puzzle.givens,
+            "metric": self.metric,
+            "target": self.target,
+            "tolerance": self.tolerance,
+            "value": round(self.value, 3),
+            "hit": self.hit,
         }
         if self.rating is not None:
-            record.update(D=round(self.rating.d, 3), label=self.rating.label,
-                          predicted_minutes=round(self.rating.predicted_minutes, 1),
-                          se_like=self.rating.se_like, hardest_technique=self.rating.hardest_technique)
-        record.update(seed=self.seed, evaluations=self.evaluations, restarts=self.restarts,
-                      ms=round(self.seconds * 1000, 1))
+            record.update(
+                D=round(self.rating.d, 3),
+                label=self.rating.label,
+                predicted_minutes=round(self.rating.predicted_minutes, 1),
+                se_like=self.rating.se_like,
+                hardest_technique=self.rating.hardest_technique,
+            )
+        record.update(
+            seed=self.seed, evaluations=self.evaluations, restarts=self.restarts, ms=round(self.seconds * 1000, 1)
+        )
         return record
 
 
@@ -253,7 +263,7 @@ def _prefix(ceiling: float) -> tuple[Technique, ...]:
 def _bound_past_prefix(ceiling: float) -> float | None:
     """The lowest rating of the techniques after ``_prefix(ceiling)`` when all of them are rated above the ceiling
     (then a solve stuck on the prefix needs a step rated at least that), else None."""
-    rest = [t.se_rating for t in CATALOGUE[len(_prefix(ceiling)):]]
+    rest = [t.se_rating for t in CATALOGUE[len(_prefix(ceiling)) :]]
     return min(rest) if rest and min(rest) > ceiling else None
 
 
@@ -334,33 +344,39 @@ def _measure_se(values: Sequence[int], target: float, tolerance: float) -> Measu
 
 def _whole(function: Callable[[tuple[int, ...]], float]) -> Callable[[Sequence[int], float, float], Measured]:
     """A measure taken in full on the canonical form (target and tolerance unused)."""
+
     def measured(values: Sequence[int], target: float, tolerance: float) -> Measured:
         """The measure of the canonical form, exact."""
         return Measured(float(function(canonical(values))), True)
+
     return measured
 
 
 def _call_count(values: tuple[int, ...]) -> float:
     """Seed 000's call count (mean of 10 seeded runs)."""
     from .metrics import fatemi
+
     return fatemi.call_count(values).mean
 
 
 def _hsolve(values: tuple[int, ...]) -> float:
     """Seed 002's m(B)."""
     from .metrics import hsolve
+
     return hsolve.hsolve(values).mean
 
 
 def _entropy(values: tuple[int, ...]) -> float:
     """Seed 003's game complexity."""
     from .metrics import chen
+
     return chen.measure(values).entropy
 
 
 def _guesses(values: tuple[int, ...]) -> float:
     """Seed 001's guesses."""
     from .metrics import findling
+
     return findling.findling(values).guesses
 
 
@@ -440,9 +456,7 @@ class _Search:
         ends = [path[low], path[high]]
         return min(ends, key=lambda values: self.cost(self.measure(values, solution)))
 
-    def climb(
-        self, start: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool, minimal: bool
-    ) -> None:
+    def climb(self, start: tuple[int, ...], solution: Grid, rng: random.Random, symmetric: bool, minimal: bool) -> None:
         """Seed 000's hill climbing: add, remove or change one clue (a mirrored pair when symmetric) while better.
 
         ``minimal``: the start is the end of a dig (no removal leaves it unique), so while the climb stays there a
@@ -550,7 +564,16 @@ def generate(
         rating = rate(values, measures=difficulty.MEASURES)
         found = Measured(rating.d, True, rating)
     return Targeted(
-        puzzle=Grid(values), solution=solution, metric=metric, target=target, tolerance=tolerance,
-        value=found.value, hit=search.hit(found), rating=rating, seed=seed, evaluations=search.evaluations,
-        restarts=restarts, seconds=time.perf_counter() - started,
+        puzzle=Grid(values),
+        solution=solution,
+        metric=metric,
+        target=target,
+        tolerance=tolerance,
+        value=found.value,
+        hit=search.hit(found),
+        rating=rating,
+        seed=seed,
+        evaluations=search.evaluations,
+        restarts=restarts,
+        seconds=time.perf_counter() - started,
     )

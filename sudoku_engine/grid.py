@@ -28,9 +28,7 @@ ALL_CANDIDATES: Candidates = 0x1FF
 ROWS: tuple[tuple[Cell, ...], ...] = tuple(tuple(r * 9 + c for c in range(9)) for r in range(9))
 COLS: tuple[tuple[Cell, ...], ...] = tuple(tuple(r * 9 + c for r in range(9)) for c in range(9))
 BOXES: tuple[tuple[Cell, ...], ...] = tuple(
-    tuple((br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3))
-    for br in range(3)
-    for bc in range(3)
+    tuple((br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3)) for br in range(3) for bc in range(3)
 )
 UNITS: tuple[tuple[Cell, ...], ...] = ROWS + COLS + BOXES
 UNIT_KINDS: tuple[str, ...] = ("row",) * 9 + ("column",) * 9 + ("box",) * 9
@@ -51,17 +49,13 @@ def box_of(cell: Cell) -> int:
     return (cell // 27) * 3 + (cell % 9) // 3
 
 
-UNITS_OF: tuple[tuple[int, int, int], ...] = tuple(
-    (row_of(c), 9 + col_of(c), 18 + box_of(c)) for c in CELLS
-)
+UNITS_OF: tuple[tuple[int, int, int], ...] = tuple((row_of(c), 9 + col_of(c), 18 + box_of(c)) for c in CELLS)
 PEERS: tuple[tuple[Cell, ...], ...] = tuple(
     tuple(sorted({p for u in UNITS_OF[c] for p in UNITS[u]} - {c})) for c in CELLS
 )
 
 POPCOUNT: tuple[int, ...] = tuple(bin(m).count("1") for m in range(512))
-MASK_DIGITS: tuple[tuple[Digit, ...], ...] = tuple(
-    tuple(d for d in DIGITS if m >> (d - 1) & 1) for m in range(512)
-)
+MASK_DIGITS: tuple[tuple[Digit, ...], ...] = tuple(tuple(d for d in DIGITS if m >> (d - 1) & 1) for m in range(512))
 SINGLE_DIGIT: dict[Candidates, Digit] = {1 << (d - 1): d for d in DIGITS}
 
 
@@ -85,9 +79,7 @@ def cell_name(cell: Cell) -> str:
 def parse_cell(name: str) -> Cell:
     """The cell named ``rXcY`` (X, Y in 1..9); ValueError for any other text."""
     text = name.strip().lower()
-    if len(text) != 4 or text[0] != "r" or text[2] != "c" or not ("1" <= text[1] <= "9") or not (
-        "1" <= text[3] <= "9"
-    ):
+    if len(text) != 4 or text[0] != "r" or text[2] != "c" or not ("1" <= text[1] <= "9") or not ("1" <= text[3] <= "9"):
         raise ValueError(f"not a cell name: {name!r} (expected r1c1..r9c9)")
     return (int(text[1]) - 1) * 9 + int(text[3]) - 1
 

@@ -161,9 +161,7 @@ def ladder(step: Step) -> tuple[str, ...]:
     return (f"Try {article} {name}.", _area(step), _focus(step), step.text)
 
 
-def _board_with_marks(
-    position: tuple[int, ...], givens: tuple[int, ...], marks: Mapping[Cell, int] | None
-) -> Board:
+def _board_with_marks(position: tuple[int, ...], givens: tuple[int, ...], marks: Mapping[Cell, int] | None) -> Board:
     """The position's board, narrowed by the player's pencil marks where there are some.
 
     The puzzle's givens go with it: the player's digits are not givens (Avoidable Rectangles rest on that).

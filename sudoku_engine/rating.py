@@ -146,14 +146,27 @@ def rate(
     timed_out = not final.is_solved or bool(metrics.missing)
     techniques = [tech for tech, _ in taken]
     work = difficulty.effort(techniques, traced.options)
-    se_fine, base = max(((tech.se_rating if step is None else fine_rating(step), tech.se_rating)
-                         for tech, step in taken), default=(0.0, 0.0))
+    se_fine, base = max(
+        ((tech.se_rating if step is None else fine_rating(step), tech.se_rating) for tech, step in taken),
+        default=(0.0, 0.0),
+    )
     vector = difficulty.features(se_fine, score, metrics, work, form.count(0))
     singles_only = final.is_solved and all(tech.family == "singles" for tech in techniques)
     d = difficulty.score(vector, singles_only, base)
     return Rating(
-        puzzle=Grid(values), se_like=se_like, hodoku_like=score, hodoku_level=level, hardest_technique=hardest,
-        techniques=counts(tech.id for tech in techniques), steps=len(taken), d=d, metrics=metrics, effort=work,
-        timeout=timed_out, ms=(time.perf_counter() - started) * 1000, vector=vector, singles_only=singles_only,
+        puzzle=Grid(values),
+        se_like=se_like,
+        hodoku_like=score,
+        hodoku_level=level,
+        hardest_technique=hardest,
+        techniques=counts(tech.id for tech in techniques),
+        steps=len(taken),
+        d=d,
+        metrics=metrics,
+        effort=work,
+        timeout=timed_out,
+        ms=(time.perf_counter() - started) * 1000,
+        vector=vector,
+        singles_only=singles_only,
         base=base,
     )

@@ -61,5 +61,10 @@ def describe(slider: float) -> dict[str, object]:
     the predicted minutes of that effort."""
     d = target_for_slider(slider)
     effort = typical_effort(slider)
-    return {"slider": _checked(slider), "D": round(d, 3), "label": difficulty.zone(d), "effort": round(effort, 1),
-            "predicted_minutes": round(difficulty.predicted_minutes(effort), 1)}
+    return {
+        "slider": _checked(slider),
+        "D": round(d, 3),
+        "label": difficulty.zone(d),
+        "effort": round(effort, 1),
+        "predicted_minutes": round(difficulty.predicted_minutes(effort), 1),
+    }

@@ -217,8 +217,11 @@ def _numba_other_solution() -> Callable[[Sequence[int], Sequence[int], Sequence[
     from . import _search_numba
 
     def other(values: Sequence[int], cells: Sequence[int], digits: Sequence[int]) -> bool:
-        return bool(_search_numba.other_solution(np.asarray(values, dtype=np.int8),
-                                                 np.asarray(cells, dtype=np.int32), np.asarray(digits, dtype=np.int8)))
+        return bool(
+            _search_numba.other_solution(
+                np.asarray(values, dtype=np.int8), np.asarray(cells, dtype=np.int32), np.asarray(digits, dtype=np.int8)
+            )
+        )
 
     return other
 

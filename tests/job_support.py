@@ -47,8 +47,10 @@ def study_state(app: Flask, study_id: int) -> Study:
 
 def prepared(app: Flask, study_id: int) -> Study:
     """Wait until the study's preparation job has ended (ready or failed); the study then."""
-    return wait_for(lambda: (s if (s := study_state(app, study_id)).state != "preparing" else None),
-                    f"study {study_id} to be prepared")
+    return wait_for(
+        lambda: s if (s := study_state(app, study_id)).state != "preparing" else None,
+        f"study {study_id} to be prepared",
+    )
 
 
 def computed_report(client: FlaskClient, study_id: int) -> str:

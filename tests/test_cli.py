@@ -130,8 +130,22 @@ def test_generate_at_a_slider_value_matches_an_independent_rating(capsys, monkey
 
 
 def test_generate_for_a_seed_measure(capsys, monkeypatch):
-    code, out, _ = run(capsys, monkeypatch, ["generate", "--seed", "2", "--target", "30", "--metric", "call_count",
-                                             "--budget", str(NO_BUDGET_S), "--jsonl"])
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        [
+            "generate",
+            "--seed",
+            "2",
+            "--target",
+            "30",
+            "--metric",
+            "call_count",
+            "--budget",
+            str(NO_BUDGET_S),
+            "--jsonl",
+        ],
+    )
     record = json.loads(out[0])
     assert code == 0 and record["metric"] == "call_count" and "D" not in record
     measured = call_count(canonical(parse_values(record["puzzle"]))).mean
@@ -139,8 +153,11 @@ def test_generate_for_a_seed_measure(capsys, monkeypatch):
 
 
 def test_generate_with_a_scheme_digs_search_free_puzzles_minimal_for_it(capsys, monkeypatch):
-    code, out, err = run(capsys, monkeypatch, ["generate", "--scheme", "BCI", "--count", "2", "--seed", "4",
-                                               "--pattern", "free", "--jsonl"])
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        ["generate", "--scheme", "BCI", "--count", "2", "--seed", "4", "--pattern", "free", "--jsonl"],
+    )
     records = [json.loads(line) for line in out]
     assert code == 0 and err == [] and len(records) == 2
     for record in records:
@@ -169,8 +186,10 @@ def test_reduce_gives_a_locally_minimal_subset_with_the_same_solution(capsys, mo
         given, reduced = parse_values(text), parse_values(record["reduced"])
         assert set(record) == {"puzzle", "reduced", "givens_before", "givens_after", "seed"}
         assert record["puzzle"] == text and record["seed"] is None
-        assert (record["givens_before"], record["givens_after"]) == (len(_given_cells(given)),
-                                                                       len(_given_cells(reduced)))
+        assert (record["givens_before"], record["givens_after"]) == (
+            len(_given_cells(given)),
+            len(_given_cells(reduced)),
+        )
         assert all(r in (0, g) for r, g in zip(reduced, given))
         assert count_solutions(reduced) == 1 and solve(reduced) == solve(given)
         for cell in _given_cells(reduced):
@@ -182,8 +201,10 @@ def test_reduce_gives_a_locally_minimal_subset_with_the_same_solution(capsys, mo
 
 
 def test_reduce_with_a_seed_is_reproducible_and_the_seed_changes_the_order(capsys, monkeypatch):
-    outputs = {seed: run(capsys, monkeypatch, ["reduce", "--seed", str(seed), "--jsonl", EULER_01_SOLUTION])[1]
-               for seed in (1, 2, 3)}
+    outputs = {
+        seed: run(capsys, monkeypatch, ["reduce", "--seed", str(seed), "--jsonl", EULER_01_SOLUTION])[1]
+        for seed in (1, 2, 3)
+    }
     assert run(capsys, monkeypatch, ["reduce", "--seed", "2", "--jsonl", EULER_01_SOLUTION])[1] == outputs[2]
     records = [json.loads(lines[0]) for lines in outputs.values()]
     assert [r["seed"] for r in records] == [1, 2, 3]
@@ -191,17 +212,21 @@ def test_reduce_with_a_seed_is_reproducible_and_the_seed_changes_the_order(capsy
     for record in records:
         reduced = parse_values(record["reduced"])
         assert solve(reduced) == solve(EULER_01_SOLUTION)
-        assert all(count_solutions([0 if c == cell else v for c, v in enumerate(reduced)]) == 2
-                   for cell in _given_cells(reduced))
+        assert all(
+            count_solutions([0 if c == cell else v for c, v in enumerate(reduced)]) == 2
+            for cell in _given_cells(reduced)
+        )
 
 
 def test_reduce_reports_a_puzzle_without_one_solution_and_goes_on(capsys, monkeypatch):
     stdin = f"{TWO_SOLUTIONS}\n{EULER_01}\n{NO_SOLUTION}\n12\n{EULER_01}\n"
     code, out, err = run(capsys, monkeypatch, ["reduce"], stdin)
     assert code == 2 and len(out) == 2 and out[0] == out[1]
-    assert err == ["error: stdin:1: the puzzle has more than one solution",
-                   "error: stdin:3: the puzzle has no solution",
-                   "error: stdin:4: wrong length: 2 cells, expected 81"]
+    assert err == [
+        "error: stdin:1: the puzzle has more than one solution",
+        "error: stdin:3: the puzzle has no solution",
+        "error: stdin:4: wrong length: 2 cells, expected 81",
+    ]
 
 
 def _expected_level(value, cuts):
@@ -213,8 +238,11 @@ def test_rate_levels_from_a_reference_of_records(tmp_path, capsys, monkeypatch, 
     reference_d = [1.0, 1.2, 1.21, 1.5, 1.6, 2.3, 2.4, 2.6, 3.0, 3.4, 4.2]
     reference = tmp_path / "reference.jsonl"
     reference.write_text("".join(json.dumps({"puzzle": "-", "D": d}) + "\n" for d in reference_d))
-    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "none", "--levels", "4", "--reference",
-                                               str(reference), "--jsonl", *easy50[:12]])
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        ["rate", "--measures", "none", "--levels", "4", "--reference", str(reference), "--jsonl", *easy50[:12]],
+    )
     records = [json.loads(line) for line in out]
     assert code == 0 and err == [] and len(records) == 12
     cuts = numpy.percentile(reference_d, [25, 50, 75])
@@ -222,8 +250,11 @@ def test_rate_levels_from_a_reference_of_records(tmp_path, capsys, monkeypatch, 
     by_d = sorted(records, key=lambda r: r["D"])
     assert [r["level"] for r in by_d] == sorted(r["level"] for r in by_d)
     assert len({r["level"] for r in records}) > 1
-    _, plain, _ = run(capsys, monkeypatch, ["rate", "--measures", "none", "--levels", "4", "--reference",
-                                            str(reference), *easy50[:12]])
+    _, plain, _ = run(
+        capsys,
+        monkeypatch,
+        ["rate", "--measures", "none", "--levels", "4", "--reference", str(reference), *easy50[:12]],
+    )
     assert [line.split("\t")[-1] for line in plain] == [str(r["level"]) for r in records]
 
 
@@ -233,9 +264,23 @@ def test_rate_levels_from_a_reference_of_puzzles_rated_first(tmp_path, capsys, m
     _, rated, _ = run(capsys, monkeypatch, ["rate", "--measures", "d", "--jsonl", str(reference)])
     counts = [json.loads(line)["metrics"]["call_count"] for line in rated]
     cuts = numpy.percentile(counts, [100 / 3, 200 / 3])
-    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "d", "--levels", "3", "--reference",
-                                               str(reference), "--level-metric", "call_count", "--jsonl",
-                                               *easy50[:12]])
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        [
+            "rate",
+            "--measures",
+            "d",
+            "--levels",
+            "3",
+            "--reference",
+            str(reference),
+            "--level-metric",
+            "call_count",
+            "--jsonl",
+            *easy50[:12],
+        ],
+    )
     records = [json.loads(line) for line in out]
     assert code == 0 and err == [] and len(records) == 12
     assert [r["level"] for r in records] == [_expected_level(r["metrics"]["call_count"], cuts) for r in records]
@@ -245,10 +290,15 @@ def test_rate_levels_from_a_reference_of_puzzles_rated_first(tmp_path, capsys, m
 def test_rate_levels_report_bad_reference_lines_and_go_on(tmp_path, capsys, monkeypatch):
     reference = tmp_path / "reference.jsonl"
     reference.write_text('{"D": 2.0}\nnot json\n\n{"D": "hard"}\n{"D": 4.0}\n')
-    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "none", "--levels", "2", "--reference",
-                                               str(reference), "--jsonl", EULER_01])
-    assert code == 2 and err == [f"error: {reference}:2: not a JSON record",
-                                 f"error: {reference}:4: no D value in the rating"]
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        ["rate", "--measures", "none", "--levels", "2", "--reference", str(reference), "--jsonl", EULER_01],
+    )
+    assert code == 2 and err == [
+        f"error: {reference}:2: not a JSON record",
+        f"error: {reference}:4: no D value in the rating",
+    ]
     record = json.loads(out[0])
     assert record["level"] == _expected_level(record["D"], [3.0])
 
@@ -256,9 +306,25 @@ def test_rate_levels_report_bad_reference_lines_and_go_on(tmp_path, capsys, monk
 def test_rate_levels_leave_a_record_without_the_measure_unleveled(tmp_path, capsys, monkeypatch):
     reference = tmp_path / "reference.jsonl"
     reference.write_text('{"metrics": {"call_count": 5.0}}\n{"metrics": {"call_count": 9.0}}\n')
-    code, out, err = run(capsys, monkeypatch, ["rate", "--measures", "d", "--timeout", "1e-9", "--levels", "2",
-                                               "--reference", str(reference), "--level-metric", "call_count",
-                                               "--jsonl", EULER_01])
+    code, out, err = run(
+        capsys,
+        monkeypatch,
+        [
+            "rate",
+            "--measures",
+            "d",
+            "--timeout",
+            "1e-9",
+            "--levels",
+            "2",
+            "--reference",
+            str(reference),
+            "--level-metric",
+            "call_count",
+            "--jsonl",
+            EULER_01,
+        ],
+    )
     record = json.loads(out[0])
     assert code == 0 and err == []
     assert record["timeout"] and record["metrics"]["call_count"] is None and record["level"] is None
@@ -270,8 +336,21 @@ def test_rate_levels_leave_a_record_without_the_measure_unleveled(tmp_path, caps
         (["rate", "--levels", "3", EULER_01], "--levels and --reference go together"),
         (["rate", "--reference", "ref.jsonl", EULER_01], "--levels and --reference go together"),
         (["rate", "--levels", "3", "--reference", "nowhere.jsonl", EULER_01], "nowhere.jsonl: no such file"),
-        (["rate", "--measures", "d", "--levels", "3", "--reference", "r.jsonl", "--level-metric", "hsolve", EULER_01],
-         "--level-metric hsolve needs --measures all"),
+        (
+            [
+                "rate",
+                "--measures",
+                "d",
+                "--levels",
+                "3",
+                "--reference",
+                "r.jsonl",
+                "--level-metric",
+                "hsolve",
+                EULER_01,
+            ],
+            "--level-metric hsolve needs --measures all",
+        ),
     ],
 )
 def test_rate_level_option_problems_are_one_line_and_exit_2(capsys, monkeypatch, argv, message):
@@ -325,7 +404,11 @@ def test_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
 def test_module_entry_point_runs_as_a_process():
     result = subprocess.run(
         [sys.executable, "-m", "sudoku_engine", "solve", "--jsonl", "-", "12"],
-        input=f"{EULER_01}\n", capture_output=True, text=True, timeout=120, check=False,
+        input=f"{EULER_01}\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 2
     assert json.loads(result.stdout)["solution"] == EULER_01_SOLUTION
@@ -349,8 +432,13 @@ def test_a_folder_named_like_a_file_is_one_error_line(tmp_path, capsys, monkeypa
 def run_process(argv: list[str], stdin: bytes = b"", **env: str) -> tuple[int, list[str], list[str]]:
     """Run ``python -m sudoku_engine`` as a process; returns (exit code, stdout lines, stderr lines)."""
     result = subprocess.run(
-        [sys.executable, "-m", "sudoku_engine", *argv], input=stdin, capture_output=True, cwd=REPO_ROOT,
-        env={**os.environ, **env}, timeout=300, check=False,
+        [sys.executable, "-m", "sudoku_engine", *argv],
+        input=stdin,
+        capture_output=True,
+        cwd=REPO_ROOT,
+        env={**os.environ, **env},
+        timeout=300,
+        check=False,
     )
     return result.returncode, result.stdout.decode().splitlines(), result.stderr.decode().splitlines()
 

@@ -110,8 +110,10 @@ def _fills_by_singles(values: list[int], hidden: bool) -> bool:
     houses = [[9 * r + c for c in range(9)] for r in range(9)] + [[9 * r + c for r in range(9)] for c in range(9)]
     houses += [[9 * (3 * (b // 3) + i) + 3 * (b % 3) + j for i in range(3) for j in range(3)] for b in range(9)]
     while not all(values):
-        options = [set(range(1, 10)) - {values[p] for h in houses if c in h for p in h} if not values[c] else set()
-                   for c in range(81)]
+        options = [
+            set(range(1, 10)) - {values[p] for h in houses if c in h for p in h} if not values[c] else set()
+            for c in range(81)
+        ]
         moves = {c: min(options[c]) for c in range(81) if len(options[c]) == 1}
         for house in houses if hidden else []:
             for d in set(range(1, 10)) - {values[c] for c in house}:
@@ -139,8 +141,18 @@ def _removals(puzzle: list[int], symmetric: bool) -> list[list[int]]:
 
 @pytest.mark.parametrize(
     "scheme, seed, symmetric",
-    [("FC", 0, False), ("FC", 1, True), ("FCI", 2, False), ("BC", 3, False), ("BCI", 4, False), ("HAC", 5, False),
-     ("HACS", 6, True), ("HAC3", 7, False), ("FCV", 8, False), ("BCV", 9, False)],
+    [
+        ("FC", 0, False),
+        ("FC", 1, True),
+        ("FCI", 2, False),
+        ("BC", 3, False),
+        ("BCI", 4, False),
+        ("HAC", 5, False),
+        ("HACS", 6, True),
+        ("HAC3", 7, False),
+        ("FCV", 8, False),
+        ("BCV", 9, False),
+    ],
 )
 def test_search_free_dig_is_solved_by_its_scheme_unique_and_minimal_for_it(scheme, seed, symmetric):
     made = generate_puzzle(seed=seed, symmetric=symmetric, scheme=scheme)
@@ -238,8 +250,13 @@ def test_generate_reaches_the_unique_rectangle_levels():
     rating = rate(found.puzzle, measures=difficulty.MEASURES)
     assert count_solutions(found.puzzle.values) == 1
     assert rating.d == found.value and abs(rating.d - 4.76) <= 0.2
-    assert rating.hardest_technique in {"unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
-                                        "hidden_rectangle", "naked_quad"}
+    assert rating.hardest_technique in {
+        "unique_rectangle_2",
+        "unique_rectangle_3",
+        "unique_rectangle_4",
+        "hidden_rectangle",
+        "naked_quad",
+    }
 
 
 def test_generate_symmetric_pattern_and_se_like_metric():
@@ -275,8 +292,11 @@ def test_targeted_puzzles_keep_to_the_givens_limit():
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [({"metric": "hardness"}, "unknown metric"), ({"tolerance": 0}, "must be positive"),
-     ({"budget_s": 0}, "must be positive")],
+    [
+        ({"metric": "hardness"}, "unknown metric"),
+        ({"tolerance": 0}, "must be positive"),
+        ({"budget_s": 0}, "must be positive"),
+    ],
 )
 def test_generate_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):

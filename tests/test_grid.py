@@ -65,8 +65,7 @@ def test_parse_cell_rejects_other_text(bad):
 
 
 def test_unit_names_and_digit_masks():
-    assert [unit_name(u) for u in (0, 8, 9, 17, 18, 26)] == [
-        "row 1", "row 9", "column 1", "column 9", "box 1", "box 9"]
+    assert [unit_name(u) for u in (0, 8, 9, 17, 18, 26)] == ["row 1", "row 9", "column 1", "column 9", "box 1", "box 9"]
     assert digits_of(0b100000101) == (1, 3, 9)
     assert digits_of(0) == ()
 

@@ -79,14 +79,48 @@ def test_pencil_marks_are_used_when_they_are_right():
 # others, and the pencil marks HoDoKu shows there (6 is gone from r3c9).
 AR101_PUZZLE = ".5........6.5.42....8.71...4....36.8.........89.1..7..3...........2.7.1..72.3..9."
 AR101_POSITION = "9543..1.77615.42..238.71...41...36.8.2....9.189.1..7..3...19.72..92.731.172.3..9."
-AR101_MARKS = {parse_cell(name): sum(bit(int(d)) for d in digits) for name, digits in {
-    "r1c5": "268", "r1c6": "268", "r1c8": "68", "r2c5": "89", "r2c8": "38", "r2c9": "39", "r3c4": "69", "r3c7": "45",
-    "r3c8": "456", "r3c9": "459", "r4c3": "57", "r4c4": "79", "r4c5": "259", "r4c8": "25", "r5c1": "56",
-    "r5c3": "3567", "r5c4": "4678", "r5c5": "4568", "r5c6": "568", "r5c8": "345", "r6c3": "356", "r6c5": "2456",
-    "r6c6": "256", "r6c8": "2345", "r6c9": "345", "r7c2": "48", "r7c3": "56", "r7c4": "468", "r7c7": "458",
-    "r8c1": "56", "r8c2": "48", "r8c5": "4568", "r8c9": "456", "r9c4": "468", "r9c6": "568", "r9c7": "458",
-    "r9c9": "456",
-}.items()}
+AR101_MARKS = {
+    parse_cell(name): sum(bit(int(d)) for d in digits)
+    for name, digits in {
+        "r1c5": "268",
+        "r1c6": "268",
+        "r1c8": "68",
+        "r2c5": "89",
+        "r2c8": "38",
+        "r2c9": "39",
+        "r3c4": "69",
+        "r3c7": "45",
+        "r3c8": "456",
+        "r3c9": "459",
+        "r4c3": "57",
+        "r4c4": "79",
+        "r4c5": "259",
+        "r4c8": "25",
+        "r5c1": "56",
+        "r5c3": "3567",
+        "r5c4": "4678",
+        "r5c5": "4568",
+        "r5c6": "568",
+        "r5c8": "345",
+        "r6c3": "356",
+        "r6c5": "2456",
+        "r6c6": "256",
+        "r6c8": "2345",
+        "r6c9": "345",
+        "r7c2": "48",
+        "r7c3": "56",
+        "r7c4": "468",
+        "r7c7": "458",
+        "r8c1": "56",
+        "r8c2": "48",
+        "r8c5": "4568",
+        "r8c9": "456",
+        "r9c4": "468",
+        "r9c6": "568",
+        "r9c7": "458",
+        "r9c9": "456",
+    }.items()
+}
 
 
 def _marked(position: str, givens: str) -> Board:
@@ -107,6 +141,7 @@ def test_the_players_digits_are_not_givens_so_an_avoidable_rectangle_counts_for_
     found = hint(AR101_PUZZLE, AR101_POSITION, AR101_MARKS)
     assert found.step is not None and step_se(found.step) <= step_se(played[0])
     assert found.technique == "two_string_kite"
+
 
 @pytest.mark.parametrize("seed", range(20))
 def test_hints_on_random_mid_game_positions_are_true(seed):

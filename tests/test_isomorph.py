@@ -17,7 +17,8 @@ IDENTITY = tuple(range(9))
 def _sample() -> list[tuple[int, ...]]:
     """A few sparse and a few easy puzzles."""
     puzzles = read_puzzles(corpus_file("tdoku_17clue_even.txt"), 25) + read_puzzles(
-        corpus_file("projecteuler96_easy50.txt"), 15)
+        corpus_file("projecteuler96_easy50.txt"), 15
+    )
     return [parse_values(p) for p in puzzles]
 
 

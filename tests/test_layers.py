@@ -32,16 +32,26 @@ class Violation:
 
 
 VIOLATIONS = (
-    Violation("engine-without-webapp", "sudoku_engine/grid.py", "import webapp",
-              "sudoku_engine.grid -> webapp"),
-    Violation("engine-layers", "sudoku_engine/slider.py", "from .generate import DEFAULT_TOLERANCE as _TOLERANCE",
-              "sudoku_engine.slider -> sudoku_engine.generate"),
-    Violation("technique-kernels", "sudoku_engine/techniques/_finders_numba.py", "from .intersections import pointing",
-              "sudoku_engine.techniques._finders_numba -> sudoku_engine.techniques.intersections"),
-    Violation("webapp-blueprints", "webapp/play/views.py", "from ..study.views import open_study",
-              "webapp.play.views -> webapp.study.views"),
-    Violation("webapp-layers", "webapp/games.py", "from .play import bp as _play",
-              "webapp.games -> webapp.play"),
+    Violation("engine-without-webapp", "sudoku_engine/grid.py", "import webapp", "sudoku_engine.grid -> webapp"),
+    Violation(
+        "engine-layers",
+        "sudoku_engine/slider.py",
+        "from .generate import DEFAULT_TOLERANCE as _TOLERANCE",
+        "sudoku_engine.slider -> sudoku_engine.generate",
+    ),
+    Violation(
+        "technique-kernels",
+        "sudoku_engine/techniques/_finders_numba.py",
+        "from .intersections import pointing",
+        "sudoku_engine.techniques._finders_numba -> sudoku_engine.techniques.intersections",
+    ),
+    Violation(
+        "webapp-blueprints",
+        "webapp/play/views.py",
+        "from ..study.views import open_study",
+        "webapp.play.views -> webapp.study.views",
+    ),
+    Violation("webapp-layers", "webapp/games.py", "from .play import bp as _play", "webapp.games -> webapp.play"),
 )
 
 
@@ -49,8 +59,9 @@ def lint_imports(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``lint-imports`` with the repository's contracts on the packages found from ``cwd`` (it looks there
     first), with lines wide enough that no import is broken over two."""
     command = [str(LINT_IMPORTS), "--config", str(PYPROJECT), "--no-cache", *args]
-    return subprocess.run(command, cwd=cwd, env={**os.environ, "COLUMNS": "400"}, capture_output=True, text=True,
-                          check=False)
+    return subprocess.run(
+        command, cwd=cwd, env={**os.environ, "COLUMNS": "400"}, capture_output=True, text=True, check=False
+    )
 
 
 def test_every_contract_is_kept() -> None:

@@ -23,8 +23,11 @@ def test_cut_points_are_numpys_percentiles(reference, count):
     assert levels.cuts == pytest.approx(list(expected), rel=1e-9, abs=1e-9)
 
 
-@given(reference=st.lists(finite, min_size=1, max_size=60), count=st.integers(1, 12),
-       probes=st.lists(finite, min_size=2, max_size=30))
+@given(
+    reference=st.lists(finite, min_size=1, max_size=60),
+    count=st.integers(1, 12),
+    probes=st.lists(finite, min_size=2, max_size=30),
+)
 def test_levels_rise_with_the_value_from_1_to_k(reference, count, probes):
     levels = percentile_levels(reference, count)
     found = [levels.level(v) for v in sorted(probes)]

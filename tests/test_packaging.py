@@ -25,8 +25,12 @@ from webapp import assets
 REPO_ROOT = Path(__file__).resolve().parents[1]
 COPIED = ("pyproject.toml", "README.md", "LICENSE", "sudoku_engine", "webapp", "templates", "static")
 # Where the wheel puts each shipped folder of the source tree.
-SHIPPED_AS = {"sudoku_engine": "sudoku_engine", "webapp": "webapp", "templates": "webapp/templates",
-              "static": "webapp/static"}
+SHIPPED_AS = {
+    "sudoku_engine": "sudoku_engine",
+    "webapp": "webapp",
+    "templates": "webapp/templates",
+    "static": "webapp/static",
+}
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 WAIT_S = 180  # how long a request may hang before the test gives up (a guard, not a measurement)
 
@@ -65,8 +69,9 @@ def tracked_files() -> list[str]:
     """The files git tracks in the shipped folders, as paths relative to the repository."""
     if not (REPO_ROOT / ".git").exists():
         pytest.skip("not a git checkout: the tracked files are unknown")
-    listing = subprocess.run(["git", "ls-files", "-z", *SHIPPED_AS], cwd=REPO_ROOT, capture_output=True,
-                             check=True, timeout=60).stdout.decode()
+    listing = subprocess.run(
+        ["git", "ls-files", "-z", *SHIPPED_AS], cwd=REPO_ROOT, capture_output=True, check=True, timeout=60
+    ).stdout.decode()
     return [name for name in listing.split("\0") if name]
 
 
@@ -84,15 +89,17 @@ def test_the_wheel_holds_every_tracked_file_where_the_app_looks(wheel: Path) -> 
 def app_environment(installed: Path, workdir: Path) -> dict[str, str]:
     """The environment of the installed app: its folder first on the path, a database and settings in ``workdir``."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("SUDOKU_", "PYTHON", "RATELIMIT_"))}
-    env.update({
-        "PYTHONPATH": str(installed),
-        "DATABASE_URL": f"sqlite:///{workdir / 'app.db'}",
-        "SECRET_KEY": "packaging-test",
-        "SUDOKU_HTMX": "vendor",
-        "SUDOKU_POOL_REFILL": "off",
-        # The plain Python search: a numba kernel compiled afresh for the new folder would cost tens of seconds.
-        "SUDOKU_ENGINE_BACKEND": "python",
-    })
+    env.update(
+        {
+            "PYTHONPATH": str(installed),
+            "DATABASE_URL": f"sqlite:///{workdir / 'app.db'}",
+            "SECRET_KEY": "packaging-test",
+            "SUDOKU_HTMX": "vendor",
+            "SUDOKU_POOL_REFILL": "off",
+            # The plain Python search: a numba kernel compiled afresh for the new folder would cost tens of seconds.
+            "SUDOKU_ENGINE_BACKEND": "python",
+        }
+    )
     return env
 
 
@@ -102,17 +109,38 @@ def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     workdir = tmp_path_factory.mktemp("run")
     assert not workdir.resolve().is_relative_to(REPO_ROOT)
     env = app_environment(installed, workdir)
-    init = subprocess.run([sys.executable, "-m", "flask", "--app", "webapp", "init-db"], cwd=workdir, env=env,
-                          capture_output=True, text=True, timeout=WAIT_S, check=False)
+    init = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "webapp", "init-db"],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=WAIT_S,
+        check=False,
+    )
     assert init.returncode == 0, init.stdout + init.stderr
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)  # requests wait in the backlog until the worker is up
     log = (workdir / "gunicorn.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", "1", "--timeout", str(WAIT_S),
-         "--bind", f"fd://{listener.fileno()}", "webapp:create_app()"],
-        cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),),
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            "1",
+            "--timeout",
+            str(WAIT_S),
+            "--bind",
+            f"fd://{listener.fileno()}",
+            "webapp:create_app()",
+        ],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        pass_fds=(listener.fileno(),),
     )
     try:
         yield f"http://127.0.0.1:{listener.getsockname()[1]}", workdir, env
@@ -139,8 +167,9 @@ def fetch(url: str) -> tuple[int, str, bytes]:
 def test_the_installed_package_is_the_one_imported(served: tuple[str, Path, dict[str, str]], installed: Path) -> None:
     _url, workdir, env = served
     probe = "import sudoku_engine, webapp; print(webapp.__file__); print(sudoku_engine.__file__)"
-    result = subprocess.run([sys.executable, "-c", probe], cwd=workdir, env=env, capture_output=True, text=True,
-                            timeout=WAIT_S, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=workdir, env=env, capture_output=True, text=True, timeout=WAIT_S, check=True
+    )
     paths = [Path(line) for line in result.stdout.splitlines()]
     assert paths == [installed / "webapp" / "__init__.py", installed / "sudoku_engine" / "__init__.py"]
 
@@ -177,7 +206,8 @@ def test_the_installed_app_opens_a_game_from_a_puzzle_link(served: tuple[str, Pa
 
 
 @pytest.mark.parametrize(
-    "name", ["css/app.css", "js/board.js", "js/new_puzzle.js", "js/autostart.js", assets.HTMX_VENDOR_PATH],
+    "name",
+    ["css/app.css", "js/board.js", "js/new_puzzle.js", "js/autostart.js", assets.HTMX_VENDOR_PATH],
 )
 def test_the_installed_app_serves_its_static_files(served: tuple[str, Path, dict[str, str]], name: str) -> None:
     status, _final, body = fetch(f"{served[0]}/static/{name}")

@@ -26,8 +26,23 @@ EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.
 @pytest.mark.parametrize(
     "length, bonus",
     # Thresholds 4, 6, 8, 12, 16, 24, 32: each one a chain exceeds adds 0.1.
-    [(2, 0.0), (4, 0.0), (5, 0.1), (6, 0.1), (7, 0.2), (8, 0.2), (9, 0.3), (12, 0.3), (13, 0.4),
-     (16, 0.4), (17, 0.5), (24, 0.5), (25, 0.6), (32, 0.6), (33, 0.7)],
+    [
+        (2, 0.0),
+        (4, 0.0),
+        (5, 0.1),
+        (6, 0.1),
+        (7, 0.2),
+        (8, 0.2),
+        (9, 0.3),
+        (12, 0.3),
+        (13, 0.4),
+        (16, 0.4),
+        (17, 0.5),
+        (24, 0.5),
+        (25, 0.6),
+        (32, 0.6),
+        (33, 0.7),
+    ],
 )
 def test_chain_length_bonus(length, bonus):
     assert length_bonus(length) == bonus
@@ -84,11 +99,35 @@ def test_rate_command_records_and_bad_lines(capsys, monkeypatch):
     records = [json.loads(line) for line in captured.out.splitlines()]
     assert len(records) == 1
     assert set(records[0]) == {
-        "puzzle", "D", "label", "predicted_minutes", "effort", "hardest_technique", "se_like", "hodoku_like",
-        "hodoku_level", "techniques", "steps", "metrics", "ms"}
+        "puzzle",
+        "D",
+        "label",
+        "predicted_minutes",
+        "effort",
+        "hardest_technique",
+        "se_like",
+        "hodoku_like",
+        "hodoku_level",
+        "techniques",
+        "steps",
+        "metrics",
+        "ms",
+    }
     assert set(records[0]["metrics"]) == {"call_count", "findling", "hsolve", "entropy", "r_reduction", "schemes"}
     assert set(records[0]["metrics"]["schemes"]) == {
-        "FC", "FCI", "BC", "BCI", "HAC", "HACS", "HACC", "HAC3", "HACSC3", "FCV", "BCV", "HACV"}
+        "FC",
+        "FCI",
+        "BC",
+        "BCI",
+        "HAC",
+        "HACS",
+        "HACC",
+        "HAC3",
+        "HACSC3",
+        "FCV",
+        "BCV",
+        "HACV",
+    }
     assert records[0]["puzzle"] == EULER_01 and records[0]["hodoku_level"] == "Easy"
     assert captured.err.splitlines() == [
         "error: stdin:2: the puzzle has more than one solution",
@@ -121,7 +160,8 @@ def test_every_isomorph_gets_the_same_record(easy50):
             image = "".join(str(v) for v in random_isomorph(rng).apply(parse_values(puzzle)))
             again = rate(image).as_dict()
             assert {k: v for k, v in again.items() if k not in ("puzzle", "ms")} == {
-                k: v for k, v in first.items() if k not in ("puzzle", "ms")}
+                k: v for k, v in first.items() if k not in ("puzzle", "ms")
+            }
 
 
 def test_d_orders_an_easy_and_a_hard_puzzle_and_predicts_more_minutes_for_the_hard_one(easy50):
@@ -172,14 +212,13 @@ def test_effort_adds_each_steps_score_times_the_expected_search():
         board.apply(step)
     rating = rate(EULER_01)
     assert rating.effort == pytest.approx(expected)
-    assert rating.predicted_minutes == pytest.approx(
-        difficulty.MINUTES_SCALE * expected ** difficulty.MINUTES_EXPONENT)
+    assert rating.predicted_minutes == pytest.approx(difficulty.MINUTES_SCALE * expected**difficulty.MINUTES_EXPONENT)
 
 
 def test_predicted_minutes_rise_with_effort_and_the_prior_passes_seed_000s_levels():
     """The time model is monotone, and its constants give minutes within Table II's means' spread (one standard
     deviation of the 15 people's times: 8.7, 11.7, 21.4, 18.9 minutes) for efforts the fit found at those levels."""
-    efforts = [10.0 * 1.3 ** k for k in range(60)]
+    efforts = [10.0 * 1.3**k for k in range(60)]
     minutes = [difficulty.predicted_minutes(e) for e in efforts]
     assert all(a < b for a, b in zip(minutes, minutes[1:]))
     level_efforts = (6212, 10539, 18499, 29922)  # the fit's median efforts at the four levels' call counts

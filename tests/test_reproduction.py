@@ -16,7 +16,9 @@ def test_reproduce_papers_quick_run_writes_the_report(tmp_path):
     out = tmp_path / "reproduction.md"
     run = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "reproduce_papers.py"), "--quick", "--out", str(out)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     report = out.read_text()

@@ -64,9 +64,16 @@ class PostgresDatabases:
         """The name of this process's template database, created and migrated on first use."""
         if self.template is None:
             name = unique_name("sudoku_template")
-            self.run(f'CREATE DATABASE "{name}" TEMPLATE template0 ENCODING \'UTF8\'')
-            app = create_app({"TESTING": True, "INSTANCE_PATH": str(self.scratch), "SECRET_KEY": "template",
-                              "DATABASE_URL": self.url(name), "POOL_REFILL": False})
+            self.run(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
+            app = create_app(
+                {
+                    "TESTING": True,
+                    "INSTANCE_PATH": str(self.scratch),
+                    "SECRET_KEY": "template",
+                    "DATABASE_URL": self.url(name),
+                    "POOL_REFILL": False,
+                }
+            )
             db.upgrade(app)
             db.dispose(app)
             self.template = name

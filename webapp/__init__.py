@@ -84,10 +84,9 @@ def _migrate(app: Flask) -> None:
     app.extensions[MIGRATED_FROM] = found
     app.extensions[SCHEMA_CHECKED] = True
     if found != db.head_revision():
-        app.logger.warning("migrated the database %s from %s to the latest schema", db.display_url(app),
-                           found or "no schema")
-
-
+        app.logger.warning(
+            "migrated the database %s from %s to the latest schema", db.display_url(app), found or "no schema"
+        )
 
 
 def _start_timer() -> None:

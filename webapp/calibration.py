@@ -19,7 +19,12 @@ def put_in_force(session: Session, study_id: int, intercept: float, slope: float
     for old in session.scalars(select(Calibration).where(Calibration.active.is_(True))):
         old.active = False
     calibration = Calibration(
-        study_id=study_id, model="effort", intercept=intercept, slope=slope, puzzles=puzzles, active=True,
+        study_id=study_id,
+        model="effort",
+        intercept=intercept,
+        slope=slope,
+        puzzles=puzzles,
+        active=True,
         created_at=utcnow(),
     )
     session.add(calibration)
@@ -31,7 +36,8 @@ def calibration_in_force(session: Session) -> tuple[float, float, Calibration | 
     """(scale, exponent) of the time model in force, and its refit's row (None: the population prior,
     ``difficulty.MINUTES_SCALE`` and ``MINUTES_EXPONENT``)."""
     row = session.scalar(
-        select(Calibration).where(Calibration.active.is_(True), Calibration.model == "effort")
+        select(Calibration)
+        .where(Calibration.active.is_(True), Calibration.model == "effort")
         .order_by(Calibration.id.desc())
     )
     if row is None:

@@ -144,8 +144,10 @@ def schema_problem(app: Flask) -> str | None:
     if current == head:
         return None
     state = "has no schema yet" if current is None else f"is at schema revision {current}, this version needs {head}"
-    return (f"the database {display_url(app)} {state}: run `flask --app webapp init-db` "
-            "(or start the server with SUDOKU_MIGRATE_AT_START=on)")
+    return (
+        f"the database {display_url(app)} {state}: run `flask --app webapp init-db` "
+        "(or start the server with SUDOKU_MIGRATE_AT_START=on)"
+    )
 
 
 def head_revision() -> str | None:

@@ -160,4 +160,3 @@ def highlight(game: Game) -> Highlight:
     roles.update({cell: "cause" for cell in hint["cause"]})
     roles.update({cell: "effect" for cell in hint["effect"]})
     return Highlight(roles, _by_cell(hint.get("cause_marks", [])), _by_cell(hint.get("effect_marks", [])))
-

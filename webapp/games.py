@@ -82,9 +82,7 @@ def new_game_from_slider(
     return _saved(session, game)
 
 
-def new_game_from_text(
-    session: Session, text: str, *, rating_timeout: float | None = LINK_RATING_TIMEOUT_S
-) -> Game:
+def new_game_from_text(session: Session, text: str, *, rating_timeout: float | None = LINK_RATING_TIMEOUT_S) -> Game:
     """Start a game on puzzle text; InvalidPuzzle or PuzzleRejected say why it cannot be played.
 
     Its D comes from the bank when the bank holds the puzzle, else from a rating bounded by ``rating_timeout``
@@ -313,8 +311,18 @@ def act(
             game.mistakes += 1
         detail = {"change": change.as_json()} if action.kind in ("undo", "redo", "autofill") else None
         mode = action.kind if action.kind in playstate.MARK_KINDS else "digit"
-        log_event(session, game, now, kind, client_ms, key, cell=action.cell, digit=action.digit or None, mode=mode,
-             detail=detail)
+        log_event(
+            session,
+            game,
+            now,
+            kind,
+            client_ms,
+            key,
+            cell=action.cell,
+            digit=action.digit or None,
+            mode=mode,
+            detail=detail,
+        )
         solved = complete_if_solved(session, game, now)
         return Outcome(solved=solved, announce=announcement(kind, action, change, state))
 

@@ -124,7 +124,11 @@ class ThreadConsumer(Consumer):  # type: ignore[misc]
 def running_in_threads(app: Flask, workers: int = 1) -> Iterator[Consumer]:
     """Run a consumer of the app's queue in threads of this process until the block ends (then its jobs finish)."""
     started = ThreadConsumer(
-        queue_of(app), workers=workers, worker_type="thread", periodic=False, max_delay=0.2,
+        queue_of(app),
+        workers=workers,
+        worker_type="thread",
+        periodic=False,
+        max_delay=0.2,
         check_worker_health=False,
     )
     started.start()
@@ -135,8 +139,13 @@ def running_in_threads(app: Flask, workers: int = 1) -> Iterator[Consumer]:
 
 
 @jobs_cli.command("run")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Jobs run at once (threads; run more processes to use more cores).")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Jobs run at once (threads; run more processes to use more cores).",
+)
 def run_command(workers: int) -> None:
     """Run the job consumer until Ctrl-C or SIGTERM (studies being prepared, validation reports)."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]

@@ -79,8 +79,14 @@ def init_app(app: Flask) -> Limiter:
         limit = checked(setting, app.config[setting])
         message = f"Too many {what}: at most {limit}. Please wait a little and try again."
         # Posts only: the work is done by posts, and the pages before them (log-in, a puzzle link's) stay open.
-        wrap = limiter.shared_limit(limit, setting, key_func=KEYS[key], methods=["POST"],
-                                    deduct_when=refused if failures else counted, error_message=message)
+        wrap = limiter.shared_limit(
+            limit,
+            setting,
+            key_func=KEYS[key],
+            methods=["POST"],
+            deduct_when=refused if failures else counted,
+            error_message=message,
+        )
         app.view_functions[endpoint] = cast(Any, wrap(app.view_functions[endpoint]))
     app.extensions["sudoku_limiter"] = limiter  # the wrapped views hold it only weakly
     return limiter

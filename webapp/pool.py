@@ -239,8 +239,14 @@ def _serve_generated(session: Session, target: float, tolerance: float, budget_s
             add(session, [record])
             return as_isomorph(closer, new_seed())
     add(session, [record], used=True)  # its rating stays known, e.g. for links to it
-    return Served(puzzle=str(made.puzzle), solution=str(made.solution), d=record["d"], seed=made.seed, bank_id=None,
-                  effort=effort_of(record["rating"]))
+    return Served(
+        puzzle=str(made.puzzle),
+        solution=str(made.solution),
+        d=record["d"],
+        seed=made.seed,
+        bank_id=None,
+        effort=effort_of(record["rating"]),
+    )
 
 
 def unused_near(session: Session, target: float, tolerance: float = DEFAULT_TOLERANCE) -> int:

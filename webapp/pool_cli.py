@@ -151,15 +151,35 @@ def generation_options(high: float) -> Callable[[Command], Command]:
     def decorate(command: Command) -> Command:
         """Attach the options to a command."""
         options: list[Callable[[Command], Command]] = [
-            click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-                         help="Worker processes that generate and rate."),
+            click.option(
+                "--jobs",
+                type=click.IntRange(min=1),
+                default=1,
+                show_default=True,
+                help="Worker processes that generate and rate.",
+            ),
             click.option("--seed", type=int, default=None, help="Puzzle i uses seed SEED + i (reproducible runs)."),
-            click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_BUDGET_S,
-                         show_default=True, help="Seconds of generation per puzzle."),
-            click.option("--low", type=click.FloatRange(0, 100), default=0.0, show_default=True,
-                         help="Lowest slider value aimed at."),
-            click.option("--high", type=click.FloatRange(0, 100), default=high, show_default=True,
-                         help="Highest slider value aimed at."),
+            click.option(
+                "--budget",
+                type=click.FloatRange(min=0, min_open=True),
+                default=DEFAULT_BUDGET_S,
+                show_default=True,
+                help="Seconds of generation per puzzle.",
+            ),
+            click.option(
+                "--low",
+                type=click.FloatRange(0, 100),
+                default=0.0,
+                show_default=True,
+                help="Lowest slider value aimed at.",
+            ),
+            click.option(
+                "--high",
+                type=click.FloatRange(0, 100),
+                default=high,
+                show_default=True,
+                help="Highest slider value aimed at.",
+            ),
         ]
         for option in reversed(options):
             command = option(command)
@@ -178,8 +198,9 @@ def fill_command(count: int, jobs: int, seed: int | None, budget: float, low: fl
 
 
 @pool_cli.command("ensure")
-@click.option("--min", "minimum", type=click.IntRange(min=0), required=True,
-              help="Fill only up to this many unused puzzles.")
+@click.option(
+    "--min", "minimum", type=click.IntRange(min=0), required=True, help="Fill only up to this many unused puzzles."
+)
 @generation_options(high=ENSURE_HIGH)
 def ensure_command(minimum: int, jobs: int, seed: int | None, budget: float, low: float, high: float) -> None:
     """Fill the bank up to MIN unused puzzles, if it holds fewer (quick by default: slider 0 to 80)."""

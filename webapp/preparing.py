@@ -90,8 +90,11 @@ def prepare(app: Flask, study_id: int) -> None:
         fail(sessions, study_id, str(error))
     except Exception:
         log.exception("preparing study %s failed", study_id)
-        fail(sessions, study_id, "The puzzles could not be prepared because of an error on the server. Please "
-                                 "create the study again.")
+        fail(
+            sessions,
+            study_id,
+            "The puzzles could not be prepared because of an error on the server. Please create the study again.",
+        )
         raise
 
 
@@ -114,19 +117,27 @@ def prepare_targets(app: Flask, sessions: sessionmaker[Session], study_id: int, 
                 continue
             pick = pick_for(app, sessions, target, passed | chosen_rows(picks))
             if pick is None:
-                raise StudyError(f"No puzzle could be found for the {target.asked} (D {target.d:.2f}): the bank has "
-                                 "none left near it and none could be generated. Try again later or another value.")
+                raise StudyError(
+                    f"No puzzle could be found for the {target.asked} (D {target.d:.2f}): the bank has "
+                    "none left near it and none could be generated. Try again later or another value."
+                )
             picks[index] = replace(pick, entry=rated(pick.served.puzzle, pick.served.solution))
             beat(sessions, study_id, len(picks))
         in_order = [picks[i] for i in range(len(targets))]
-        lost = finish(sessions, study_id, [p.entry for p in in_order if p.entry is not None],
-                      claims=rows_of(in_order, "unused"), seeds=rows_of(in_order, "seed"))
+        lost = finish(
+            sessions,
+            study_id,
+            [p.entry for p in in_order if p.entry is not None],
+            claims=rows_of(in_order, "unused"),
+            seeds=rows_of(in_order, "seed"),
+        )
         if not lost:
             return
         passed.update(lost)
         picks = {i: p for i, p in picks.items() if p.served.bank_id not in lost}
-    raise StudyError("Other studies or players kept taking the bank puzzles picked for this study. Please create it "
-                     "again.")
+    raise StudyError(
+        "Other studies or players kept taking the bank puzzles picked for this study. Please create it again."
+    )
 
 
 def rows_of(picks: Sequence[Pick], claim: str) -> list[int]:
@@ -180,8 +191,9 @@ def generated_for(app: Flask, sessions: sessionmaker[Session], target: float) ->
     record = pool.generated_record(made)
     with sessions() as session:
         pool.add(session, [record], used=True)
-    served = pool.Served(str(made.puzzle), str(made.solution), record["d"], made.seed, None,
-                         pool.effort_of(record["rating"]))
+    served = pool.Served(
+        str(made.puzzle), str(made.solution), record["d"], made.seed, None, pool.effort_of(record["rating"])
+    )
     return Pick(served, "new")
 
 
@@ -189,7 +201,8 @@ def beat(sessions: sessionmaker[Session], study_id: int, prepared: int) -> None:
     """Record the job's progress (puzzles rated) and that it is alive, in a transaction of its own."""
     with sessions() as session:
         session.execute(
-            update(Study).where(Study.id == study_id, Study.state == PREPARING)
+            update(Study)
+            .where(Study.id == study_id, Study.state == PREPARING)
             .values(prepared=prepared, heartbeat_at=utcnow())
         )
         session.commit()
@@ -214,15 +227,18 @@ def finish(
             session.rollback()
             return lost
         reserve_seeds(session, seeds)
-        ready = update(Study).where(Study.id == study_id, Study.state == PREPARING).values(
-            state=READY, prepared=len(entries), pending=None, heartbeat_at=utcnow()
+        ready = (
+            update(Study)
+            .where(Study.id == study_id, Study.state == PREPARING)
+            .values(state=READY, prepared=len(entries), pending=None, heartbeat_at=utcnow())
         )
         if db.changed_rows(session, ready) != 1:
             session.rollback()
             return set()
         session.add_all(
-            StudyPuzzle(study_id=study_id, position=position, puzzle=e.puzzle, solution=e.solution, d=e.d,
-                        rating=e.rating)
+            StudyPuzzle(
+                study_id=study_id, position=position, puzzle=e.puzzle, solution=e.solution, d=e.d, rating=e.rating
+            )
             for position, e in enumerate(entries)
         )
         session.commit()
@@ -245,7 +261,8 @@ def fail(sessions: sessionmaker[Session], study_id: int, problem: str) -> None:
     """End a preparing study as failed with the reason (it holds no bank row: none was claimed)."""
     with sessions() as session:
         session.execute(
-            update(Study).where(Study.id == study_id, Study.state == PREPARING)
+            update(Study)
+            .where(Study.id == study_id, Study.state == PREPARING)
             .values(state=FAILED, problem=problem, pending=None, heartbeat_at=utcnow())
         )
         session.commit()

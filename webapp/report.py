@@ -104,9 +104,7 @@ def solve_times(session: Session, study: Study) -> tuple[list[str], dict[tuple[i
     times: dict[tuple[int, int], float] = {}
     names: list[str] = []
     for person in people:
-        games = session.scalars(
-            select(Game).where(Game.participant_id == person.id, Game.solve_seconds.is_not(None))
-        )
+        games = session.scalars(select(Game).where(Game.participant_id == person.id, Game.solve_seconds.is_not(None)))
         solved = [(positions[g.study_puzzle_id], g.solve_seconds) for g in games if g.study_puzzle_id in positions]
         if not solved:
             continue
@@ -157,8 +155,9 @@ def build(session: Session, study: Study, plots: bool = True) -> Report:
 
 def as_json(report: Report) -> str:
     """The report's figures as JSON (the study itself left out), as the report cache stores them."""
-    figures = {name: getattr(report, name) for name in ("b_vs_d", "residual_sd", "participants", "minutes",
-                                                          "averages", "svg")}
+    figures = {
+        name: getattr(report, name) for name in ("b_vs_d", "residual_sd", "participants", "minutes", "averages", "svg")
+    }
     figures["puzzles"] = [asdict(row) for row in report.puzzles]
     figures["correlations"] = [asdict(row) for row in report.correlations]
     return json.dumps(figures)
@@ -174,8 +173,9 @@ def from_json(text: str, study: Study) -> Report:
             for row in figures["puzzles"]
         ],
         correlations=[
-            analysis.Correlation(c["rating"], c["n"], analysis.Estimate(**c["spearman"]),
-                                 analysis.Estimate(**c["pearson"]))
+            analysis.Correlation(
+                c["rating"], c["n"], analysis.Estimate(**c["spearman"]), analysis.Estimate(**c["pearson"])
+            )
             for c in figures["correlations"]
         ],
         b_vs_d=figures["b_vs_d"],
@@ -275,8 +275,11 @@ def refit_calibration(session: Session, study: Study) -> Calibration:
     it in force."""
     by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
     means = mean_log_seconds(session, study)
-    points = [(math.log(max(puzzle_effort(by_position[position]), 1.0)), mean - math.log(60))
-              for position, mean in sorted(means.items()) if position in by_position]
+    points = [
+        (math.log(max(puzzle_effort(by_position[position]), 1.0)), mean - math.log(60))
+        for position, mean in sorted(means.items())
+        if position in by_position
+    ]
     if len({x for x, _y in points}) < 2:
         raise ValueError("The refit needs completed puzzles of at least two different efforts.")
     slope, intercept = np.polyfit([x for x, _y in points], [y for _x, y in points], 1)

@@ -66,8 +66,9 @@ def peek(session: Session, study: Study) -> View:
 
 def _rows(session: Session, study: Study) -> list[StudyReport]:
     """The study's stored reports, newest first."""
-    return list(session.scalars(select(StudyReport).where(StudyReport.study_id == study.id)
-                                .order_by(StudyReport.id.desc())))
+    return list(
+        session.scalars(select(StudyReport).where(StudyReport.study_id == study.id).order_by(StudyReport.id.desc()))
+    )
 
 
 def lookup(app: Flask, session: Session, study: Study) -> View:
@@ -105,8 +106,9 @@ def restart(app: Flask, session: Session, row: StudyReport) -> None:
     restarted = update(StudyReport).where(StudyReport.id == row.id, StudyReport.started_at == row.started_at)
     if db.changed_rows(session, restarted.values(started_at=utcnow())) == 1:
         session.commit()
-        log.warning("the report %s of study %s was still computing after %s: queued again", row.id, row.study_id,
-                    STALE_AFTER)
+        log.warning(
+            "the report %s of study %s was still computing after %s: queued again", row.id, row.study_id, STALE_AFTER
+        )
         jobs.enqueue(app, JOB, row.id)
     else:
         session.rollback()
@@ -135,6 +137,9 @@ def compute(app: Flask, report_id: int) -> None:
         stored = update(StudyReport).where(StudyReport.id == report_id, StudyReport.state == COMPUTING)
         session.execute(stored.values(state=state, body=body, problem=problem, finished_at=utcnow()))
         if state == DONE:
-            session.execute(delete(StudyReport).where(StudyReport.study_id == study.id, StudyReport.id < report_id,
-                                                      StudyReport.state != COMPUTING))
+            session.execute(
+                delete(StudyReport).where(
+                    StudyReport.study_id == study.id, StudyReport.id < report_id, StudyReport.state != COMPUTING
+                )
+            )
         session.commit()

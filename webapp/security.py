@@ -24,15 +24,17 @@ from werkzeug.sansio.utils import host_is_trusted
 
 from . import assets
 
-CONTENT_SECURITY_POLICY = "; ".join((
-    "default-src 'self'",
-    f"script-src 'self' {assets.HTMX_CDN_URL.split('/htmx.org')[0]}",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "frame-ancestors 'none'",
-))
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        f"script-src 'self' {assets.HTMX_CDN_URL.split('/htmx.org')[0]}",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'none'",
+    )
+)
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -62,8 +64,15 @@ def checked_base_url(value: str | None) -> str | None:
     if not value:
         return None
     parts = urlsplit(value.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/") or parts.query \
-            or parts.fragment or parts.username or parts.password:
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path.strip("/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.password
+    ):
         raise ValueError(f"SUDOKU_BASE_URL must be an address such as https://sudoku.example.org, not {value!r}")
     return f"{parts.scheme}://{parts.netloc}"
 

@@ -92,9 +92,15 @@ def parse_record(text: str) -> BankRecord:
     check_puzzle(data["puzzle"], data["solution"])
     check_figures(data)
     return BankRecord(
-        puzzle=data["puzzle"], solution=data["solution"], d=float(data["d"]), label=data["label"],
-        predicted_minutes=float(data["predicted_minutes"]), se_like=float(data["se_like"]),
-        hardest_technique=data["hardest_technique"], rating=data["rating"], source=SOURCE,
+        puzzle=data["puzzle"],
+        solution=data["solution"],
+        d=float(data["d"]),
+        label=data["label"],
+        predicted_minutes=float(data["predicted_minutes"]),
+        se_like=float(data["se_like"]),
+        hardest_technique=data["hardest_technique"],
+        rating=data["rating"],
+        source=SOURCE,
     )
 
 

@@ -147,8 +147,11 @@ def checked_puzzles(text: str) -> list[tuple[str, str]]:
     Every puzzle that cannot be played (malformed, already solved, no solution or several) is named on a line of
     its own in one StudyError, so that all of them can be fixed at once.
     """
-    lines = [(number, line.split()[0]) for number, raw in enumerate(text.splitlines(), 1)
-             if (line := raw.split("#", 1)[0].strip())]
+    lines = [
+        (number, line.split()[0])
+        for number, raw in enumerate(text.splitlines(), 1)
+        if (line := raw.split("#", 1)[0].strip())
+    ]
     _check_count(len(lines))  # before any solving: a long file is refused at once
     found, problems = [], []
     for number, line in lines:
@@ -308,7 +311,12 @@ def enter(session: Session, study: Study, secret: str, labels: Mapping[str, str]
         order, row = order_for(session, study, now, last)
         arrival = last + 1
         participant = Participant(
-            study_id=study.id, arrival=arrival, label_hash=who, labels=hashed, order=order, latin_row=row,
+            study_id=study.id,
+            arrival=arrival,
+            label_hash=who,
+            labels=hashed,
+            order=order,
+            latin_row=row,
             last_seen_at=now,
         )
         session.add(participant)

@@ -30,8 +30,9 @@ FIELD_COLUMNS: dict[str, ColumnElement[Any]] = {"name": Study.__table__.c.name, 
 class ColumnInteger(IntegerConverter):
     """``<int:...>`` in a route: a whole number from 0 that fits the integer columns (at most 2^31 - 1)."""
 
-    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = None,
-                 signed: bool = False) -> None:
+    def __init__(
+        self, map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = None, signed: bool = False
+    ) -> None:
         super().__init__(map, fixed_digits, min, INTEGER_COLUMN_MAX if max is None else max, signed)
 
 

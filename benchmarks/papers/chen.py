@@ -64,8 +64,15 @@ def famous(name: str) -> str:
 
 def row(measure: str, dataset: str, n: int, paper: str, ours: str, note: str = "") -> Row:
     """One line of the paper-versus-ours table."""
-    return {"seed": "003 Chen", "measure": measure, "dataset": dataset, "n": n, "paper": paper, "ours": ours,
-            "note": note}
+    return {
+        "seed": "003 Chen",
+        "measure": measure,
+        "dataset": dataset,
+        "n": n,
+        "paper": paper,
+        "ours": ours,
+        "note": note,
+    }
 
 
 def span(values: Sequence[float]) -> str:
@@ -93,14 +100,32 @@ def seventeen_rows(puzzles: list[str], seeds: int) -> list[Row]:
     share = sum(solved) / n
     return [
         row("solved by r-Reduction alone", data, n, "70.5% (7050/10000)", f"{100 * share:.1f}% ({sum(solved)}/{n})"),
-        row("inferences per puzzle, random cell", data, n, "1.6 (16034/10000)",
-            " / ".join(f"{m:.2f}" for m in random_means), f"seeds 0..{seeds - 1}; heavy tail"),
-        row("inferences per puzzle, fewest candidates", data, n, "1.6",
-            f"{sum(fewest) / n:.2f} ({per_stalled:.1f} per unsolved puzzle; paper 5.4)"),
+        row(
+            "inferences per puzzle, random cell",
+            data,
+            n,
+            "1.6 (16034/10000)",
+            " / ".join(f"{m:.2f}" for m in random_means),
+            f"seeds 0..{seeds - 1}; heavy tail",
+        ),
+        row(
+            "inferences per puzzle, fewest candidates",
+            data,
+            n,
+            "1.6",
+            f"{sum(fewest) / n:.2f} ({per_stalled:.1f} per unsolved puzzle; paper 5.4)",
+        ),
         row("game complexity, all", data, n, "1.6946-1.8189, mean 1.7526", span(entropies)),
-        row("game complexity, solved / unsolved by r-Reduction", data, n, "1.75226 / 1.75349",
+        row(
+            "game complexity, solved / unsolved by r-Reduction",
+            data,
+            n,
+            "1.75226 / 1.75349",
             f"{statistics.mean(e for e, ok in zip(entropies, solved) if ok):.5f} / "
-            f"{statistics.mean(e for e, ok in zip(entropies, solved) if not ok):.5f}" if stalled else "-"),
+            f"{statistics.mean(e for e, ok in zip(entropies, solved) if not ok):.5f}"
+            if stalled
+            else "-",
+        ),
     ]
 
 
@@ -110,10 +135,15 @@ def escargot_rows(seeds: int) -> list[Row]:
     counts = [chen.inference(puzzle, seed=s).inferences for s in range(seeds)]
     fewest = chen.inference(puzzle, pick="fewest").inferences
     return [
-        row("AI Escargot inferences, random cell", FAMOUS, seeds, "91",
+        row(
+            "AI Escargot inferences, random cell",
+            FAMOUS,
+            seeds,
+            "91",
             f"median {statistics.median(counts):.0f}, mean {statistics.mean(counts):.1f}, "
             f"range {min(counts)}-{max(counts)}, {100 * sum(c <= 91 for c in counts) / seeds:.0f}% of seeds <= 91",
-            f"seeds 0..{seeds - 1}"),
+            f"seeds 0..{seeds - 1}",
+        ),
         row("AI Escargot inferences, fewest candidates", FAMOUS, 1, "91", str(fewest)),
     ]
 
@@ -127,13 +157,29 @@ def easy_rows() -> list[Row]:
     graded = spread([r["puzzle"] for r in read_column(GRADED)], 1000) + puzzles
     clues = [sum(ch != "." for ch in p) for p in graded]
     return [
-        row("game complexity, easy", EASY, len(puzzles), "easy 0.5362-0.9046, mean 0.7439; "
-            "intermediate 1.2246-1.3965, mean 1.3049", span(entropies), f"givens {min(givens)}-{max(givens)}"),
-        row("solved by r-Reduction alone, easy", EASY, len(puzzles), "100%",
-            f"{100 * solved / len(puzzles):.0f}% ({solved}/{len(puzzles)})"),
-        row("Pearson r of game complexity with the number of givens", f"{GRADED} + {EASY}", len(graded), "-",
+        row(
+            "game complexity, easy",
+            EASY,
+            len(puzzles),
+            "easy 0.5362-0.9046, mean 0.7439; intermediate 1.2246-1.3965, mean 1.3049",
+            span(entropies),
+            f"givens {min(givens)}-{max(givens)}",
+        ),
+        row(
+            "solved by r-Reduction alone, easy",
+            EASY,
+            len(puzzles),
+            "100%",
+            f"{100 * solved / len(puzzles):.0f}% ({solved}/{len(puzzles)})",
+        ),
+        row(
+            "Pearson r of game complexity with the number of givens",
+            f"{GRADED} + {EASY}",
+            len(graded),
+            "-",
             f"{statistics.correlation([chen.entropy(p) for p in graded], [float(c) for c in clues]):.3f}",
-            "the measure is mostly the clue count"),
+            "the measure is mostly the clue count",
+        ),
     ]
 
 
@@ -147,8 +193,15 @@ def bucket_rows(per_bucket: int) -> list[Row]:
         puzzles = spread(groups[bucket], per_bucket)
         entropies = [chen.entropy(p) for p in puzzles]
         solved = sum(chen.r_reduction(p).solved for p in puzzles)
-        rows.append(row(f"game complexity / r-Reduction share, {bucket}", f"{GRADED} bucket {bucket}", len(puzzles),
-                        "(no counterpart)", f"{span(entropies)}; {100 * solved / len(puzzles):.0f}% solved"))
+        rows.append(
+            row(
+                f"game complexity / r-Reduction share, {bucket}",
+                f"{GRADED} bucket {bucket}",
+                len(puzzles),
+                "(no counterpart)",
+                f"{span(entropies)}; {100 * solved / len(puzzles):.0f}% solved",
+            )
+        )
     return rows
 
 
@@ -165,8 +218,10 @@ def timing(puzzles: Sequence[str], run: Callable[[str], object]) -> tuple[float,
 def timing_rows() -> list[Row]:
     """Time of ``measure()`` on 200 Sudoku Exchange and 100 17-clue puzzles."""
     rows = []
-    sets = [(GRADED, spread([r["puzzle"] for r in read_column(GRADED)], 200)),
-            (SEVENTEEN, spread([r["puzzle"] for r in read_column(SEVENTEEN)], 100))]
+    sets = [
+        (GRADED, spread([r["puzzle"] for r in read_column(GRADED)], 200)),
+        (SEVENTEEN, spread([r["puzzle"] for r in read_column(SEVENTEEN)], 100)),
+    ]
     for name, puzzles in sets:
         median, p95 = timing(puzzles, chen.measure)
         rows.append(row("measure() ms per puzzle", name, len(puzzles), "-", f"median {median:.1f}, p95 {p95:.1f}"))
@@ -196,8 +251,10 @@ def main() -> None:
     table = rows(args.sample, args.seeds, args.escargot_seeds)
     for entry in table:
         note = f"  [{entry['note']}]" if entry["note"] else ""
-        print(f"{entry['measure']}\n  data: {entry['dataset']}, n = {entry['n']}\n"
-              f"  paper: {entry['paper']}\n  ours:  {entry['ours']}{note}")
+        print(
+            f"{entry['measure']}\n  data: {entry['dataset']}, n = {entry['n']}\n"
+            f"  paper: {entry['paper']}\n  ours:  {entry['ours']}{note}"
+        )
     print(f"total {time.perf_counter() - started:.0f} s")
 
 

@@ -36,17 +36,25 @@ Record = dict[str, str]
 Spec = tuple[str, str, list[str], dict[str, str], str | None]
 FILES: list[Spec] = [
     (
-        "sudokuexchange_graded_even.tsv", "bucket", ["easy", "medium", "hard", "diabolical"],
-        {"easy": "Easy", "medium": "Medium", "hard": "Hard", "diabolical": "Evil"}, "se_rating",
+        "sudokuexchange_graded_even.tsv",
+        "bucket",
+        ["easy", "medium", "hard", "diabolical"],
+        {"easy": "Easy", "medium": "Medium", "hard": "Hard", "diabolical": "Evil"},
+        "se_rating",
     ),
     (
-        "menneske_graded_even.tsv", "menneske_grade",
+        "menneske_graded_even.tsv",
+        "menneske_grade",
         ["Super easy", "Very easy", "Easy", "Medium", "Hard", "Harder", "Very hard", "Super hard", "Impossible"],
-        {}, None,
+        {},
+        None,
     ),
     (
-        "kaggle3m_curated_graded_even.tsv", "goldenfox_level", ["Beginner", "Easy", "Medium", "Hard", "Expert"],
-        {}, "radcliffe_difficulty",
+        "kaggle3m_curated_graded_even.tsv",
+        "goldenfox_level",
+        ["Beginner", "Easy", "Medium", "Hard", "Expert"],
+        {},
+        "radcliffe_difficulty",
     ),
 ]
 

@@ -39,7 +39,8 @@ ROWS_MEASURE = "first rows 123456789/456789123"
 FILES: list[tuple[str, str, list[str]]] = [
     ("sudokuexchange_graded_even.tsv", "bucket", ["easy", "medium", "hard", "diabolical"]),
     (
-        "menneske_graded_even.tsv", "menneske_grade",
+        "menneske_graded_even.tsv",
+        "menneske_grade",
         ["Super easy", "Very easy", "Easy", "Medium", "Hard", "Harder", "Very hard", "Super hard", "Impossible"],
     ),
     ("kaggle3m_curated_graded_even.tsv", "goldenfox_level", ["Beginner", "Easy", "Medium", "Hard", "Expert"]),
@@ -152,8 +153,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{args.sample} puzzles per grade of each graded file, drawn with seed {args.seed}")
     figures = rows(args.sample, args.seed)
     named = ["logic", "guesses", "backtracks", "steps"]
-    print_table([f for f in figures if f["dataset"] == "empty grid"], [ROWS_MEASURE, *named],
-                with_paper=True)
+    print_table([f for f in figures if f["dataset"] == "empty grid"], [ROWS_MEASURE, *named], with_paper=True)
     print_table([f for f in figures if f["dataset"] == FAMOUS], [*named, "capped"], with_paper=True)
     graded = ["share solved by logic alone", "mean guesses", "median guesses", "max guesses"]
     for name, _, _ in FILES:

@@ -34,8 +34,17 @@ from corpus_stats import DATA, goodman_kruskal_gamma, spearman  # noqa: E402
 
 MENNESKE = "menneske_graded_even.tsv"
 EXCHANGE = "sudokuexchange_graded_even.tsv"
-MENNESKE_GRADES = ("Super easy", "Very easy", "Easy", "Medium", "Hard", "Harder", "Very hard", "Super hard",
-                   "Impossible")
+MENNESKE_GRADES = (
+    "Super easy",
+    "Very easy",
+    "Easy",
+    "Medium",
+    "Hard",
+    "Harder",
+    "Very hard",
+    "Super hard",
+    "Impossible",
+)
 EXCHANGE_BUCKETS = ("easy", "medium", "hard", "diabolical")
 # Sudoku Exchange easy rows are rated below 1.5, medium below 2.5, and every rated row 2.5 or more.
 UNRATED_KEY = {"easy": 1.0, "medium": 2.0}
@@ -83,19 +92,37 @@ def _measure(task: tuple[str, str, str, float, int, int, int, int]) -> dict[str,
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     count = len(result.per_run)
     return {
-        "file": name, "puzzle": puzzle, "grade": label, "grade_key": key, "stratum": stratum,
-        "m": result.mean, "sigma": result.sigma, "cv": result.cv,
+        "file": name,
+        "puzzle": puzzle,
+        "grade": label,
+        "grade_key": key,
+        "stratum": stratum,
+        "m": result.mean,
+        "sigma": result.sigma,
+        "cv": result.cv,
         "cv_of_mean": result.cv / math.sqrt(count) if count > 1 else math.nan,
-        "runs": count, "capped": result.capped, "work": result.work, "seconds": seconds,
+        "runs": count,
+        "capped": result.capped,
+        "work": result.work,
+        "seconds": seconds,
         "cpu_seconds": cpu,
     }
 
 
-def rows(sample: int, runs: int = DEFAULT_RUNS, seed: int = 0, cap: int = DEFAULT_CAP, jobs: int = 1,
-         files: Sequence[str] = (MENNESKE, EXCHANGE)) -> list[dict[str, object]]:
+def rows(
+    sample: int,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    cap: int = DEFAULT_CAP,
+    jobs: int = 1,
+    files: Sequence[str] = (MENNESKE, EXCHANGE),
+) -> list[dict[str, object]]:
     """One dict per puzzle of the stratified sample of each graded file (``sample`` puzzles per file)."""
-    tasks = [(name, puzzle, label, key, stratum, runs, seed, cap)
-             for name in files for puzzle, label, key, stratum in stratified(read_graded(name), sample)]
+    tasks = [
+        (name, puzzle, label, key, stratum, runs, seed, cap)
+        for name in files
+        for puzzle, label, key, stratum in stratified(read_graded(name), sample)
+    ]
     if jobs > 1:
         with Pool(jobs) as pool:
             return list(pool.imap(_measure, tasks))
@@ -128,20 +155,27 @@ def report(found: list[dict[str, object]]) -> list[str]:
         m, key, stratum = _floats(part, "m"), _floats(part, "grade_key"), _floats(part, "stratum")
         seconds, cpu, work = _floats(part, "seconds"), _floats(part, "cpu_seconds"), _floats(part, "work")
         lines.append(f"{name}: {len(part)} puzzles, {sum(1 for r in part if r['capped'])} capped")
-        lines.append(f"  sigma/mean of the runs: median {statistics.median(_floats(part, 'cv')):.3f}, "
-                     f"mean {statistics.fmean(_floats(part, 'cv')):.3f}; of m(B) (/sqrt(runs)): median "
-                     f"{statistics.median(_floats(part, 'cv_of_mean')):.3f}   (paper: about 0.1)")
+        lines.append(
+            f"  sigma/mean of the runs: median {statistics.median(_floats(part, 'cv')):.3f}, "
+            f"mean {statistics.fmean(_floats(part, 'cv')):.3f}; of m(B) (/sqrt(runs)): median "
+            f"{statistics.median(_floats(part, 'cv_of_mean')):.3f}   (paper: about 0.1)"
+        )
         if name == MENNESKE:
             eight = [i for i, k in enumerate(key) if k < len(MENNESKE_GRADES) - 1]
-            lines.append(f"  gamma vs 8 grades (no Impossible): "
-                         f"{goodman_kruskal_gamma([m[i] for i in eight], [key[i] for i in eight]):.3f}, "
-                         f"rho {spearman([m[i] for i in eight], [key[i] for i in eight]):.3f}   (paper: 0.82)")
+            lines.append(
+                f"  gamma vs 8 grades (no Impossible): "
+                f"{goodman_kruskal_gamma([m[i] for i in eight], [key[i] for i in eight]):.3f}, "
+                f"rho {spearman([m[i] for i in eight], [key[i] for i in eight]):.3f}   (paper: 0.82)"
+            )
             lines.append(f"  gamma vs 9 grades: {goodman_kruskal_gamma(m, key):.3f}, rho {spearman(m, key):.3f}")
         else:
-            lines.append(f"  gamma vs SE rating (easy 1.0, medium 2.0): {goodman_kruskal_gamma(m, key):.3f}, "
-                         f"rho {spearman(m, key):.3f}")
-            lines.append(f"  gamma vs 4 buckets: {goodman_kruskal_gamma(m, stratum):.3f}, "
-                         f"rho {spearman(m, stratum):.3f}")
+            lines.append(
+                f"  gamma vs SE rating (easy 1.0, medium 2.0): {goodman_kruskal_gamma(m, key):.3f}, "
+                f"rho {spearman(m, key):.3f}"
+            )
+            lines.append(
+                f"  gamma vs 4 buckets: {goodman_kruskal_gamma(m, stratum):.3f}, rho {spearman(m, stratum):.3f}"
+            )
         names = MENNESKE_GRADES if name == MENNESKE else EXCHANGE_BUCKETS
         medians = []
         for index, label in enumerate(names):
@@ -150,8 +184,10 @@ def report(found: list[dict[str, object]]) -> list[str]:
                 medians.append(f"{label} {statistics.median(_floats(group, 'm')):.0f}")
         lines.append("  median m(B): " + ", ".join(medians))
         for label, values in (("seconds", seconds), ("cpu seconds", cpu), ("work units", work)):
-            lines.append(f"  {label} per puzzle: median {statistics.median(values):.2f}, "
-                         f"p95 {_percentile(values, 0.95):.2f}, max {max(values):.2f}")
+            lines.append(
+                f"  {label} per puzzle: median {statistics.median(values):.2f}, "
+                f"p95 {_percentile(values, 0.95):.2f}, max {max(values):.2f}"
+            )
     return lines
 
 

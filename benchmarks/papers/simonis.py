@@ -34,12 +34,32 @@ TABLE4 = ("FC", "FCI", "BC", "BCI", "HAC", "HACS", "HACC", "HACSC", "HAC3", "HAC
 TABLE5 = ("FC", "BC", "HAC", "FCV", "BCV", "HACV")
 PAPER: dict[str, dict[str, float]] = {
     CLUE17: {
-        "FC": 0.0, "FCI": 48.69, "BC": 29.01, "BCI": 69.82, "HAC": 70.28, "HACS": 85.51, "HACC": 75.27,
-        "HACSC": 85.55, "HAC3": 85.51, "FCV": 0.62, "BCV": 99.89, "HACV": 100.0,
+        "FC": 0.0,
+        "FCI": 48.69,
+        "BC": 29.01,
+        "BCI": 69.82,
+        "HAC": 70.28,
+        "HACS": 85.51,
+        "HACC": 75.27,
+        "HACSC": 85.55,
+        "HAC3": 85.51,
+        "FCV": 0.62,
+        "BCV": 99.89,
+        "HACV": 100.0,
     },
     TOP100: {
-        "FC": 0.0, "FCI": 0.0, "BC": 3.0, "BCI": 5.0, "HAC": 5.0, "HACS": 14.0, "HACC": 10.0, "HACSC": 14.0,
-        "HAC3": 14.0, "FCV": 4.0, "BCV": 93.0, "HACV": 100.0,
+        "FC": 0.0,
+        "FCI": 0.0,
+        "BC": 3.0,
+        "BCI": 5.0,
+        "HAC": 5.0,
+        "HACS": 14.0,
+        "HACC": 10.0,
+        "HACSC": 14.0,
+        "HAC3": 14.0,
+        "FCV": 4.0,
+        "BCV": 93.0,
+        "HACV": 100.0,
     },
 }
 PAPER_SIZE = {CLUE17: 7611, TOP100: 100}
@@ -92,11 +112,20 @@ def _rows_of(name: str, stats: dict[str, Any]) -> list[dict[str, Any]]:
         ours = _percent(stats["solved"][scheme], stats["n"])
         paper = PAPER[name].get(scheme)
         table = "4" if scheme in TABLE4 else "5"
-        out.append({
-            "seed": "004", "table": table, "corpus": name, "n": stats["n"], "paper_n": PAPER_SIZE[name],
-            "scheme": scheme, "ours": ours, "paper": paper,
-            "diff": None if paper is None else round(ours - paper, 2), "capped": stats["capped"][scheme],
-        })
+        out.append(
+            {
+                "seed": "004",
+                "table": table,
+                "corpus": name,
+                "n": stats["n"],
+                "paper_n": PAPER_SIZE[name],
+                "scheme": scheme,
+                "ours": ours,
+                "paper": paper,
+                "diff": None if paper is None else round(ours - paper, 2),
+                "capped": stats["capped"][scheme],
+            }
+        )
     return out
 
 
@@ -126,8 +155,10 @@ def _print_speed(stats: dict[str, dict[str, Any]]) -> None:
         times = st["times"]
         p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
         capped = dict(st["capped"]) or "none"
-        print(f"  {name:<24} median {statistics.median(times):7.1f}  p95 {p95:7.1f}  max {times[-1]:7.1f}"
-              f"  capped: {capped}")
+        print(
+            f"  {name:<24} median {statistics.median(times):7.1f}  p95 {p95:7.1f}  max {times[-1]:7.1f}"
+            f"  capped: {capped}"
+        )
 
 
 def variants(sample: int) -> None:
@@ -150,18 +181,27 @@ def reduction_figures() -> dict[str, float]:
     """Table 7's top100 row, ours: puzzles, the locally minimal ones, and givens after reduction in reading order."""
     puzzles = load(TOP100, None)
     sizes = [simonis.reduce(p).givens for p in puzzles]
-    return {"instances": len(puzzles), "locally_minimal": sum(simonis.is_locally_minimal(p) for p in puzzles),
-            "min": min(sizes), "avg": statistics.mean(sizes), "max": max(sizes)}
+    return {
+        "instances": len(puzzles),
+        "locally_minimal": sum(simonis.is_locally_minimal(p) for p in puzzles),
+        "min": min(sizes),
+        "avg": statistics.mean(sizes),
+        "max": max(sizes),
+    }
 
 
 def reduction() -> None:
     """Print Table 7's top100 row beside the paper's."""
     ours, paper = reduction_figures(), PAPER_REDUCTION
     print("\nTable 7, top100 (reduction in reading order)")
-    print(f"  ours : {ours['instances']} puzzles, {ours['locally_minimal']} locally minimal, reduced givens min "
-          f"{ours['min']} avg {ours['avg']:.2f} max {ours['max']}")
-    print(f"  paper: {paper['instances']} puzzles, {paper['locally_minimal']} locally minimal, reduced givens "
-          f"min {paper['min']} avg {paper['avg']} max {paper['max']}")
+    print(
+        f"  ours : {ours['instances']} puzzles, {ours['locally_minimal']} locally minimal, reduced givens min "
+        f"{ours['min']} avg {ours['avg']:.2f} max {ours['max']}"
+    )
+    print(
+        f"  paper: {paper['instances']} puzzles, {paper['locally_minimal']} locally minimal, reduced givens "
+        f"min {paper['min']} avg {paper['avg']} max {paper['max']}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -106,7 +106,10 @@ def _hsolve(values: Sequence[int], found: Metrics) -> None:
 
 
 _MEASURES = (
-    ("call_count", _call_count), ("findling", _findling), ("r_reduction", _chen), ("schemes", _schemes),
+    ("call_count", _call_count),
+    ("findling", _findling),
+    ("r_reduction", _chen),
+    ("schemes", _schemes),
     ("hsolve", _hsolve),
 )
 

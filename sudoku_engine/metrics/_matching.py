@@ -170,11 +170,7 @@ def _edge_lanes(mask: int) -> int:
     low = mask & -mask
     high = 1 << (mask.bit_length() - 1)
     hull = _hull(mask)
-    return sum(
-        1 << (5 * k + 4)
-        for k, im in enumerate(_INTERVAL_MASK)
-        if (im & low or im & high) and hull & ~im
-    )
+    return sum(1 << (5 * k + 4) for k, im in enumerate(_INTERVAL_MASK) if (im & low or im & high) and hull & ~im)
 
 
 _INSIDE: tuple[int, ...] = tuple(_inside_lanes(m) for m in range(512))

@@ -325,8 +325,11 @@ def wing_set_checks(view: View, size: int) -> int:
     total = 0
     for group in sets:
         digits = _union(view, group)
-        total += sum(1 for c in view.bivalue if c not in group and not view.cands[c] & ~digits
-                     and any(c in _PEER_SETS[t] for t in group))
+        total += sum(
+            1
+            for c in view.bivalue
+            if c not in group and not view.cands[c] & ~digits and any(c in _PEER_SETS[t] for t in group)
+        )
     return total
 
 
@@ -490,8 +493,9 @@ def grouped_loop_checks(view: View) -> int:
 
 def sue_de_coq_checks(view: View) -> int:
     """Sue de Coq: every box-line intersection with two or three empty cells."""
-    return sum(1 for box, line in _BOX_LINES
-               if sum(1 for c in UNITS[box] if c in UNITS[line] and not view.values[c]) >= 2)
+    return sum(
+        1 for box, line in _BOX_LINES if sum(1 for c in UNITS[box] if c in UNITS[line] and not view.values[c]) >= 2
+    )
 
 
 def als_checks(view: View) -> int:
@@ -522,10 +526,22 @@ FAMILIES: tuple[Family, ...] = (
     Family("XY-Wing", ("xy_wing",), xy_wing_checks),
     Family("XYZ-Wing", ("xyz_wing",), xyz_wing_checks),
     Family("WXYZ-Wing", ("wxyz_wing", "wxyz_wing_trivalue"), lambda v: wing_set_checks(v, 3)),
-    Family("VWXYZ-Wing", ("vwxyz_wing_pentavalue", "vwxyz_wing", "vwxyz_wing_trivalue"),
-           lambda v: wing_set_checks(v, 4)),
-    Family("rectangles", ("unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4",
-                          "unique_rectangle_5", "unique_rectangle_6", "hidden_rectangle"), rectangle_checks),
+    Family(
+        "VWXYZ-Wing", ("vwxyz_wing_pentavalue", "vwxyz_wing", "vwxyz_wing_trivalue"), lambda v: wing_set_checks(v, 4)
+    ),
+    Family(
+        "rectangles",
+        (
+            "unique_rectangle_1",
+            "unique_rectangle_2",
+            "unique_rectangle_3",
+            "unique_rectangle_4",
+            "unique_rectangle_5",
+            "unique_rectangle_6",
+            "hidden_rectangle",
+        ),
+        rectangle_checks,
+    ),
     Family("avoidable rectangles", ("avoidable_rectangle_1", "avoidable_rectangle_2"), avoidable_rectangle_checks),
     Family("naked quads", ("naked_quad",), lambda v: naked_subset_checks(v, 4)),
     Family("hidden quads", ("hidden_quad",), lambda v: hidden_subset_checks(v, 4)),
@@ -641,11 +657,19 @@ def single_step(single: _Single) -> Step:
     """The Step of a tier-1 configuration."""
     cell, digit, unit = single
     if unit < 0:
-        return Step("naked_single", placements=((cell, digit),), cells=(cell,), cause=((cell, digit),),
-                    text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.")
+        return Step(
+            "naked_single",
+            placements=((cell, digit),),
+            cells=(cell,),
+            cause=((cell, digit),),
+            text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.",
+        )
     return Step(
-        "hidden_single_box" if unit >= 18 else "hidden_single_line", placements=((cell, digit),), units=(unit,),
-        cells=(cell,), cause=((cell, digit),),
+        "hidden_single_box" if unit >= 18 else "hidden_single_line",
+        placements=((cell, digit),),
+        units=(unit,),
+        cells=(cell,),
+        cause=((cell, digit),),
         text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
     )
 
@@ -715,8 +739,12 @@ class Hsolve:
 
     def as_dict(self) -> dict[str, object]:
         """The JSON form: mean (rounded), sigma, runs, capped."""
-        return {"mean": round(self.mean, 2), "sigma": round(self.sigma, 2), "runs": len(self.per_run),
-                "capped": self.capped}
+        return {
+            "mean": round(self.mean, 2),
+            "sigma": round(self.sigma, 2),
+            "runs": len(self.per_run),
+            "capped": self.capped,
+        }
 
 
 class _OutOfWork(Exception):
@@ -838,5 +866,3 @@ def hsolve(puzzle: PuzzleLike | Board, runs: int = DEFAULT_RUNS, seed: int = 0, 
 def tier_table() -> list[tuple[int, str, tuple[str, ...]]]:
     """(tier, family, technique ids) for every family, in tier order: the table of the module docstring."""
     return [(_TIER_OF[f.techniques[0]], f.name, f.techniques) for f in FAMILIES]
-
-

@@ -71,7 +71,18 @@ from ..solver import PuzzleLike, as_values, count_solutions, solve
 from ._matching import BITS, bounds_filter, dual_bounds_filter, dual_range_filter, perfect_filter, range_filter
 
 SCHEMES: tuple[str, ...] = (
-    "FC", "FCI", "BC", "BCI", "HAC", "HACS", "HACC", "HAC3", "HACSC3", "FCV", "BCV", "HACV",
+    "FC",
+    "FCI",
+    "BC",
+    "BCI",
+    "HAC",
+    "HACS",
+    "HACC",
+    "HAC3",
+    "HACSC3",
+    "FCV",
+    "BCV",
+    "HACV",
 )
 EXTRA_SCHEMES: tuple[str, ...] = ("HACSC", "BCZ", "BCIZ")
 SHAVING: dict[str, str] = {"FCV": "FC", "BCV": "BC", "HACV": "HAC"}

@@ -52,11 +52,74 @@ _DONE = 0x200
 _POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG, _CHAIN, _ER, _AR = range(14)
 # The shapes of a four-cell single-digit chain A=B-C=D (the _CHAIN family's sizes).
 _SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH = 1, 2, 3
-_FAMILY = np.array([_POINTING, _CLAIMING, _LOCKED, _NAKED, _FISH, _HIDDEN, _LOCKED, _NAKED, _FISH, _HIDDEN, _XY, _XYZ,
-                    _UR, _UR, _UR, _UR, _HR, _NAKED, _FISH, _HIDDEN, _BUG, _CHAIN, _CHAIN, _CHAIN, _ER,
-                    _UR, _UR, _AR, _AR], dtype=np.int32)
-_SIZE = np.array([0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 1, 2, 4, 3, 0, 4, 4, 4, 0,
-                  _SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH, 0, 5, 6, 1, 2], dtype=np.int32)
+_FAMILY = np.array(
+    [
+        _POINTING,
+        _CLAIMING,
+        _LOCKED,
+        _NAKED,
+        _FISH,
+        _HIDDEN,
+        _LOCKED,
+        _NAKED,
+        _FISH,
+        _HIDDEN,
+        _XY,
+        _XYZ,
+        _UR,
+        _UR,
+        _UR,
+        _UR,
+        _HR,
+        _NAKED,
+        _FISH,
+        _HIDDEN,
+        _BUG,
+        _CHAIN,
+        _CHAIN,
+        _CHAIN,
+        _ER,
+        _UR,
+        _UR,
+        _AR,
+        _AR,
+    ],
+    dtype=np.int32,
+)
+_SIZE = np.array(
+    [
+        0,
+        0,
+        2,
+        2,
+        2,
+        2,
+        3,
+        3,
+        3,
+        3,
+        0,
+        0,
+        1,
+        2,
+        4,
+        3,
+        0,
+        4,
+        4,
+        4,
+        0,
+        _SKYSCRAPER,
+        _TWO_STRING_KITE,
+        _TURBOT_FISH,
+        0,
+        5,
+        6,
+        1,
+        2,
+    ],
+    dtype=np.int32,
+)
 
 # Results of ``run``.
 STUCK, SOLVED, BROKEN = 0, 1, -1
@@ -697,8 +760,12 @@ def _bug_plus_1(cm, out):  # type: ignore[no-untyped-def]
                     counts[u, d] += 1
     digit = -1
     for d in range(9):
-        if cm[cell] >> d & 1 and counts[_UNITS_OF[cell, 0], d] == 3 and counts[_UNITS_OF[cell, 1], d] == 3 \
-                and counts[_UNITS_OF[cell, 2], d] == 3:
+        if (
+            cm[cell] >> d & 1
+            and counts[_UNITS_OF[cell, 0], d] == 3
+            and counts[_UNITS_OF[cell, 1], d] == 3
+            and counts[_UNITS_OF[cell, 2], d] == 3
+        ):
             if digit >= 0:
                 return False
             digit = d
@@ -800,8 +867,11 @@ def _chains(cm, out, bit, ends, units, n, shape):  # type: ignore[no-untyped-def
                 a, b = (q, p) if flip else (p, q)
                 for turn in range(2):
                     c, d = (s, r) if turn else (r, s)
-                    if _SEES[b, c] and _chain_fits(a, b, c, d, u, v, shape) \
-                            and _common_removals(cm, out, a, d, -1, bit):
+                    if (
+                        _SEES[b, c]
+                        and _chain_fits(a, b, c, d, u, v, shape)
+                        and _common_removals(cm, out, a, d, -1, bit)
+                    ):
                         return True
     return False
 

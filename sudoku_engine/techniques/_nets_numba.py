@@ -155,8 +155,12 @@ def _apply(d, f, root_cm, refs, ws):  # type: ignore[no-untyped-def]
         refs[0] = f
         for other in range(1, 10):
             off = _fact(cell, other, 0)
-            if other != digit and cm[d, cell] >> (other - 1) & 1 and not _knows(known, d, off) and _derive(
-                    d, off, refs, 1, 0, ws):
+            if (
+                other != digit
+                and cm[d, cell] >> (other - 1) & 1
+                and not _knows(known, d, off)
+                and _derive(d, off, refs, 1, 0, ws)
+            ):
                 return True
         for i in range(20):
             peer = _PEERS[cell, i]

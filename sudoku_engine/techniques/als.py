@@ -142,8 +142,10 @@ def _house(unit: int, marks: tuple[int, ...]) -> _House:
             earlier = tuple(mask for (mask, _), flag in zip(found, flags) if flag)
             found = [entry for entry, flag in zip(found, flags) if not flag]
     return (
-        tuple([mask for mask, _ in found]), tuple([union for _, union in found]),
-        tuple([_places(mask)[1] for mask, _ in found]), earlier,
+        tuple([mask for mask, _ in found]),
+        tuple([union for _, union in found]),
+        tuple([_places(mask)[1] for mask, _ in found]),
+        earlier,
     )
 
 
@@ -199,7 +201,17 @@ class _Index:
     """The ALSs of a position (set i is bit i of a set of sets), the cells holding each digit, links on demand."""
 
     __slots__ = (
-        "count", "masks", "digits", "units", "cells", "in_unit", "digit_cells", "marks", "offsets", "_links", "_sets"
+        "count",
+        "masks",
+        "digits",
+        "units",
+        "cells",
+        "in_unit",
+        "digit_cells",
+        "marks",
+        "offsets",
+        "_links",
+        "_sets",
     )
 
     def __init__(self, values: tuple[int, ...], cands: tuple[int, ...]) -> None:
@@ -439,8 +451,12 @@ def als_xz(board: Board) -> Iterator[Step]:
             if doubly:
                 link += ", so both sets are locked"
             yield Step(
-                "als_xz", eliminations=eliminations, cause=_cause(board, [a, b]),
-                units=_units([a, b]), cells=_cells([a, b]), text=f"{kind}: {link}; {reason}.",
+                "als_xz",
+                eliminations=eliminations,
+                cause=_cause(board, [a, b]),
+                units=_units([a, b]),
+                cells=_cells([a, b]),
+                text=f"{kind}: {link}; {reason}.",
             )
 
 
@@ -519,8 +535,11 @@ def als_xy_wing(board: Board) -> Iterator[Step]:
                         a, b, c = index.als(ia), index.als(ib), index.als(pivot)
                         reason = "; ".join(_removal(z, t, "of A and B") for z, t in removals)
                         yield Step(
-                            "als_xy_wing", eliminations=eliminations, cause=_cause(board, [a, b, c]),
-                            units=_units([a, b, c]), cells=_cells([a, b, c]),
+                            "als_xy_wing",
+                            eliminations=eliminations,
+                            cause=_cause(board, [a, b, c]),
+                            units=_units([a, b, c]),
+                            cells=_cells([a, b, c]),
                             text=f"ALS-XY-Wing: pivot C {c.label()} is linked to A {a.label()} by {x} and to "
                             f"B {b.label()} by {y}, so A or B is locked; {reason}.",
                         )
@@ -602,10 +621,12 @@ class _ChainSearch:
             return layer
         previous = self.layers[-1]
         if not self.steps:
-            self.steps = tuple([
-                tuple([(d, _states(p, d - 1)) for d, p in partners]) if len(partners) > 1 else ()
-                for partners in self.links.partners
-            ])
+            self.steps = tuple(
+                [
+                    tuple([(d, _states(p, d - 1)) for d, p in partners]) if len(partners) > 1 else ()
+                    for partners in self.links.partners
+                ]
+            )
         for i, steps in enumerate(self.steps):
             if len(steps) < 2:
                 # a walk leaves a set by another digit than it came by
@@ -806,8 +827,12 @@ def _chain_step(board: Board, index: _Index, chain: list[tuple[int, int]], z: in
     targets = sees[chain[0][0]][z] & sees[chain[-1][0]][z] & index.digit_cells[z]
     links = ", ".join(f"by {x} to {labels[i]}" for i, x in chain[1:])
     return Step(
-        "als_chain", eliminations=_eliminations([(z, targets)]), cause=_cause(board, sets), units=_units(sets),
-        cells=_cells(sets), length=len(sets),
+        "als_chain",
+        eliminations=_eliminations([(z, targets)]),
+        cause=_cause(board, sets),
+        units=_units(sets),
+        cells=_cells(sets),
+        length=len(sets),
         text=f"ALS chain: {labels[chain[0][0]]} is linked {links}; if the first set held no {z}, each set in turn "
         f"would be locked and the last would hold {z}, so one end holds {z}; "
         f"{_removal(z, targets, 'of both ends')}.",
@@ -878,7 +903,12 @@ def _removed(board: Board, rests: tuple[tuple[int, int], tuple[int, int]]) -> tu
 
 
 def _sue_de_coq_step(
-    board: Board, box: int, line: int, group: tuple[int, ...], digits: int, sets: tuple[Als, Als],
+    board: Board,
+    box: int,
+    line: int,
+    group: tuple[int, ...],
+    digits: int,
+    sets: tuple[Als, Als],
     removed: tuple[Candidate, ...],
 ) -> Step:
     """The Sue de Coq step of an intersection group completed by an ALS in the line and one in the box."""
@@ -888,7 +918,10 @@ def _sue_de_coq_step(
     cells = (*group, *line_set.cells, *box_set.cells)
     union = digits | line_set.digits | box_set.digits
     return Step(
-        "sue_de_coq", eliminations=removed, units=(line, box), cells=cells,
+        "sue_de_coq",
+        eliminations=removed,
+        units=(line, box),
+        cells=cells,
         cause=tuple((c, d) for c in cells for d in digits_of(board.cands[c])),
         text=f"Sue de Coq: {names(group)} in {unit_name(line)} and {unit_name(box)} hold "
         f"{digit_list(digits_of(digits))}; with {line_set.label()} in {unit_name(line)} and {box_set.label()} in "

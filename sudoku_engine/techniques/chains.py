@@ -42,7 +42,9 @@ _PEER_BITS: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in range
 _UNIT_BITS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNITS)
 _CELL_CANDIDATES: tuple[int, ...] = tuple(sum(1 << (d * 81 + c) for d in range(9)) for c in range(81))
 _INTERSECTIONS: tuple[int, ...] = tuple(  # box-line intersections as cell masks, by box and then line
-    _UNIT_BITS[box] & _UNIT_BITS[line] for box in range(18, 27) for line in range(18)
+    _UNIT_BITS[box] & _UNIT_BITS[line]
+    for box in range(18, 27)
+    for line in range(18)
     if _UNIT_BITS[box] & _UNIT_BITS[line]
 )
 _INTERSECTIONS_OF: tuple[tuple[int, ...], ...] = tuple(  # unit -> the intersections inside it
@@ -304,8 +306,14 @@ _KINDS = {
 }
 
 
-def _text(technique: str, graph: _Graph, path: list[int], placed: list[tuple[int, int]],
-          removed: list[tuple[int, int]], loop: bool) -> str:
+def _text(
+    technique: str,
+    graph: _Graph,
+    path: list[int],
+    placed: list[tuple[int, int]],
+    removed: list[tuple[int, int]],
+    loop: bool,
+) -> str:
     """The sentence of a chain step: the chain, then what it proves and removes or places."""
     first, last = (f"({graph.digits[n]}){_node_name(graph, n)}" for n in (path[0], path[-1]))
     removal = _removal_text(removed)
@@ -317,8 +325,10 @@ def _text(technique: str, graph: _Graph, path: list[int], placed: list[tuple[int
         return f"X-Chain on {digit}: {_chain_text(graph, path, False)}, so one end is {digit} and {removal}."
     if technique == "xy_chain":
         if loop:
-            return f"XY-Chain (a continuous loop): {_xy_text(graph, path)} - back to the start; every link holds " \
+            return (
+                f"XY-Chain (a continuous loop): {_xy_text(graph, path)} - back to the start; every link holds "
                 f"both ways, so {removal}."
+            )
         return f"XY-Chain: {_xy_text(graph, path)}, so one end is {graph.digits[path[0]]} and {removal}."
     aic, discontinuous, continuous = _KINDS[technique]
     chain = _chain_text(graph, path, True)
@@ -336,15 +346,18 @@ def _step(technique: str, graph: _Graph, path: list[int], placement: int, remove
     placed = [_candidate_of(i) for i in _bits(placement)]
     nodes = path[:-1] if path[0] == path[-1] else path
     return Step(
-        technique, placements=tuple(placed), eliminations=tuple(removed),
+        technique,
+        placements=tuple(placed),
+        eliminations=tuple(removed),
         cause=tuple(dict.fromkeys((c, graph.digits[n]) for n in nodes for c in graph.cells[n])),
-        units=_link_units(graph, path), cells=tuple(dict.fromkeys(c for n in nodes for c in graph.cells[n])),
-        text=_text(technique, graph, path, placed, removed, loop), length=len(nodes),
+        units=_link_units(graph, path),
+        cells=tuple(dict.fromkeys(c for n in nodes for c in graph.cells[n])),
+        text=_text(technique, graph, path, placed, removed, loop),
+        length=len(nodes),
     )
 
 
-def _found(graphs: list[_Graph], searches: list[list[int]], same_digit_ends: bool,
-           placements: bool) -> list[_Found]:
+def _found(graphs: list[_Graph], searches: list[list[int]], same_digit_ends: bool, placements: bool) -> list[_Found]:
     """The conclusions met at one breadth-first level: chains back to their start first, then the others."""
     loops: list[_Found] = []
     chains: list[_Found] = []
@@ -377,16 +390,25 @@ def _found(graphs: list[_Graph], searches: list[list[int]], same_digit_ends: boo
     return loops + chains
 
 
-def _chains(technique: str, graphs: list[_Graph], shortest: int, same_digit_ends: bool, placements: bool,
-            needs_group: bool = False) -> Iterator[Step]:
+def _chains(
+    technique: str,
+    graphs: list[_Graph],
+    shortest: int,
+    same_digit_ends: bool,
+    placements: bool,
+    needs_group: bool = False,
+) -> Iterator[Step]:
     """Steps of the shortest chains, each kept only when it proves something no shorter chain did.
 
     Every start is searched breadth-first at once, one level at a time, so conclusions come in order of node
     count (a chain back to its start has one node less), then graph, start and end, and the first step costs only
     the levels up to it.
     """
-    searches = [[number, start, strong, strong] for number, graph in enumerate(graphs)
-                for start, strong in enumerate(graph.strong)]
+    searches = [
+        [number, start, strong, strong]
+        for number, graph in enumerate(graphs)
+        for start, strong in enumerate(graph.strong)
+    ]
     placed = removed = 0
     for level in range(1, _LEVELS + 1):
         if 2 * level >= shortest:

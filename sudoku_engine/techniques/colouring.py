@@ -93,8 +93,12 @@ def _colour_step(
     """A colouring Step: its pattern is every cell of the clusters used."""
     cells = tuple(c for cl in clusters for c in cl.cells)
     return Step(
-        technique, eliminations=tuple((c, digit) for c in removed), cause=tuple((c, digit) for c in cells),
-        units=tuple(sorted({u for cl in clusters for u in cl.units})), cells=cells, text=text,
+        technique,
+        eliminations=tuple((c, digit) for c in removed),
+        cause=tuple((c, digit) for c in cells),
+        units=tuple(sorted({u for cl in clusters for u in cl.units})),
+        cells=cells,
+        text=text,
     )
 
 
@@ -105,7 +109,10 @@ def _simple(board: Board, digit: int, cluster: _Cluster) -> Iterator[Step]:
         if clash is not None:
             group = cluster.colours[k]
             yield _colour_step(
-                "simple_colours", digit, group, (cluster,),
+                "simple_colours",
+                digit,
+                group,
+                (cluster,),
                 f"Simple Colours (wrap): colouring the conjugate pairs of {digit} gives {cell_name(clash[0])} and "
                 f"{cell_name(clash[1])}, which share a house, the same colour, so that colour is false and "
                 f"{digit} is removed from {names(group)}.",
@@ -115,7 +122,10 @@ def _simple(board: Board, digit: int, cluster: _Cluster) -> Iterator[Step]:
     removed = cells_of(outside & _seeing(first) & _seeing(second))
     if removed:
         yield _colour_step(
-            "simple_colours", digit, removed, (cluster,),
+            "simple_colours",
+            digit,
+            removed,
+            (cluster,),
             f"Simple Colours (trap): along the conjugate pairs of {digit}, either {names(first)} or "
             f"{names(second)} hold {digit}, so {digit} is removed from {names(removed)} (each sees both colours).",
         )
@@ -149,7 +159,10 @@ def _multi_pair(board: Board, digit: int, a: _Cluster, b: _Cluster) -> Iterator[
                 continue
             group = mine.colours[k]
             yield _colour_step(
-                "multi_colours", digit, group, pair,
+                "multi_colours",
+                digit,
+                group,
+                pair,
                 f"Multi Colours: the colour of {names(group)} sees both colours of the cluster "
                 f"{names(theirs.cells)} (one of which holds {digit}), so it is false and {digit} is removed from its "
                 "cells.",
@@ -162,7 +175,10 @@ def _multi_pair(board: Board, digit: int, a: _Cluster, b: _Cluster) -> Iterator[
         removed = cells_of(outside & _seeing(a_true) & _seeing(b_true))
         if removed:
             yield _colour_step(
-                "multi_colours", digit, removed, pair,
+                "multi_colours",
+                digit,
+                removed,
+                pair,
                 f"Multi Colours: {cell_name(touch[0])} and {cell_name(touch[1])} see each other, so their colours "
                 f"cannot both hold {digit}, so the colour of {names(a_true)} or that of {names(b_true)} does, and "
                 f"{digit} is removed from {names(removed)} (each sees both).",

@@ -24,11 +24,35 @@ from . import BY_ID, Technique
 # The compiled techniques, in the order of the kernel's codes. The codes only name finders: ``run``, ``trace`` and
 # ``leading`` take the techniques in the order the caller gives (the catalogue's), whatever their codes.
 COMPILED: tuple[str, ...] = (
-    "pointing", "claiming", "locked_pair", "naked_pair", "x_wing", "hidden_pair", "locked_triple", "naked_triple",
-    "swordfish", "hidden_triple", "xy_wing", "xyz_wing", "unique_rectangle_1", "unique_rectangle_2",
-    "unique_rectangle_4", "unique_rectangle_3", "hidden_rectangle", "naked_quad", "jellyfish", "hidden_quad",
-    "bug_plus_1", "skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle", "unique_rectangle_5",
-    "unique_rectangle_6", "avoidable_rectangle_1", "avoidable_rectangle_2",
+    "pointing",
+    "claiming",
+    "locked_pair",
+    "naked_pair",
+    "x_wing",
+    "hidden_pair",
+    "locked_triple",
+    "naked_triple",
+    "swordfish",
+    "hidden_triple",
+    "xy_wing",
+    "xyz_wing",
+    "unique_rectangle_1",
+    "unique_rectangle_2",
+    "unique_rectangle_4",
+    "unique_rectangle_3",
+    "hidden_rectangle",
+    "naked_quad",
+    "jellyfish",
+    "hidden_quad",
+    "bug_plus_1",
+    "skyscraper",
+    "two_string_kite",
+    "turbot_fish",
+    "empty_rectangle",
+    "unique_rectangle_5",
+    "unique_rectangle_6",
+    "avoidable_rectangle_1",
+    "avoidable_rectangle_2",
 )
 CODES: dict[str, int] = {technique_id: code for code, technique_id in enumerate(COMPILED)}
 
@@ -94,8 +118,12 @@ def first_eliminations(board: Board, technique: Technique) -> list[tuple[int, in
     what the kernel's trace applies, for comparison with the Python finder."""
     before = _search_py.encode(board.values, board.cands)
     _, _, after = _run_kernel(before, board.givens, _codes((technique,)), 1)
-    return [(cell, d) for cell, (old, new) in enumerate(zip(before, after)) for d in range(1, 10)
-            if (old & ~new) >> (d - 1) & 1]
+    return [
+        (cell, d)
+        for cell, (old, new) in enumerate(zip(before, after))
+        for d in range(1, 10)
+        if (old & ~new) >> (d - 1) & 1
+    ]
 
 
 def trace(
@@ -113,8 +141,9 @@ def trace(
     cm = np.asarray(board.cands, dtype=np.int32)
     log = np.empty(1024, dtype=np.int32)  # at most 81 placements and 729 removals
     opened = np.empty((1024, 2), dtype=np.int32)
-    status, steps = _finders_numba.trace(values, cm, _givens(board.givens), _codes(tuple(techniques)), log, opened,
-                                         limit)
+    status, steps = _finders_numba.trace(
+        values, cm, _givens(board.givens), _codes(tuple(techniques)), log, opened, limit
+    )
     board.values, board.cands = values.tolist(), cm.tolist()
     taken = [SINGLE_KINDS[k] if k < 4 else techniques[k - 4] for k in log[:steps].tolist()]
     return int(status), taken, [(int(e), int(s)) for e, s in opened[:steps].tolist()]
@@ -140,9 +169,7 @@ def _givens(mask: int | None) -> object:
     return np.asarray([mask >> cell & 1 for cell in range(81)], dtype=np.int8)
 
 
-def _run_kernel(
-    encoded: list[int], givens: int | None, codes: object, limit: int
-) -> tuple[int, list[int], list[int]]:
+def _run_kernel(encoded: list[int], givens: int | None, codes: object, limit: int) -> tuple[int, list[int], list[int]]:
     """The kernel's trace on an encoded position whose givens are the mask ``givens`` (None: not known): status,
     indices of the techniques taken, final position."""
     import numpy as np

@@ -44,6 +44,7 @@ def _unused(board: Board, cell: int, used: set[int]) -> tuple[tuple[int, int], .
 
 def _text(board: Board, a: int, b: int, excluders: tuple[int, ...], removed: tuple[tuple[int, int], ...]) -> str:
     """The sentence of an Aligned Pair Exclusion step."""
+
     def shown(cell: int) -> str:
         return f"{cell_name(cell)} ({digit_list(digits_of(board.cands[cell]))})"
 
@@ -51,9 +52,11 @@ def _text(board: Board, a: int, b: int, excluders: tuple[int, ...], removed: tup
     seen = ", ".join(shown_excluders[:-1]) + " and " + shown_excluders[-1] if len(excluders) > 1 else shown_excluders[0]
     same = ", nor the same digit, as they see each other" if _sees(a, b) else ""
     lost = " or ".join(f"{d} in {cell_name(c)}" for c, d in removed)
-    return (f"Aligned Pair Exclusion: {shown(a)} and {shown(b)} both see {seen}, "
-            f"so they cannot take the two digits of any of these{same}; no pair of digits left for them puts "
-            f"{lost}, so {'that candidate goes' if len(removed) == 1 else 'those candidates go'}.")
+    return (
+        f"Aligned Pair Exclusion: {shown(a)} and {shown(b)} both see {seen}, "
+        f"so they cannot take the two digits of any of these{same}; no pair of digits left for them puts "
+        f"{lost}, so {'that candidate goes' if len(removed) == 1 else 'those candidates go'}."
+    )
 
 
 def _shared_units(a: int, b: int) -> list[int]:
@@ -76,7 +79,9 @@ def aligned_pair_exclusion(board: Board) -> Iterator[Step]:
             continue
         used = tuple(e for e in common if board.cands[e] in ruling)
         yield Step(
-            "aligned_pair_exclusion", eliminations=removed, cells=(a, b, *used),
+            "aligned_pair_exclusion",
+            eliminations=removed,
+            cells=(a, b, *used),
             cause=tuple((c, d) for c in (a, b, *used) for d in digits_of(board.cands[c])),
             units=tuple(dict.fromkeys(u for e in used for c in (a, b) for u in _shared_units(c, e)[:1])),
             text=_text(board, a, b, used, removed),

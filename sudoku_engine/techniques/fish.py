@@ -93,8 +93,7 @@ _WIDE: dict[int, tuple[int, ...]] = {n: tuple(int(2 <= POPCOUNT[m] <= n + 3) for
 
 # Per size n, per 3-bit mask of a band's lines: its non-empty subsets of at most n lines.
 _SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple(sub for sub in range(1, 8) if not sub & ~m and POPCOUNT[sub] <= n) for m in range(8))
-    for n in _SIZES
+    n: tuple(tuple(sub for sub in range(1, 8) if not sub & ~m and POPCOUNT[sub] <= n) for m in range(8)) for n in _SIZES
 }
 
 # Per size n, per mask: the stacks (3-bit mask) outside which the mask spans at most n positions.
@@ -174,8 +173,11 @@ def _line_sets(pos: list[int], size: int, depth: int) -> list[list[_LineSet]]:
                     continue
                 triples.append((first | second | third, three))
                 if depth > 3:
-                    quads.extend((first | second | third | fourth, three | fourth_mask)
-                                 for fourth, fourth_mask in items[k + 1 :] if narrow[three | fourth_mask])
+                    quads.extend(
+                        (first | second | third | fourth, three | fourth_mask)
+                        for fourth, fourth_mask in items[k + 1 :]
+                        if narrow[three | fourth_mask]
+                    )
     return [[(0, 0)], items, pairs, triples, quads][: depth + 1]
 
 
@@ -248,8 +250,15 @@ def _lines(rows: bool, indices: tuple[int, ...]) -> str:
 
 
 def _step(
-    technique: str, pos: list[int], digit: int, rows_base: bool, base: tuple[int, ...], cover: int,
-    sashimi: bool, fin_box: int, targets: list[tuple[int, int]],
+    technique: str,
+    pos: list[int],
+    digit: int,
+    rows_base: bool,
+    base: tuple[int, ...],
+    cover: int,
+    sashimi: bool,
+    fin_box: int,
+    targets: list[tuple[int, int]],
 ) -> Step:
     """The Step of a fish (fin box -1 when basic), with a sentence naming its lines, fins and eliminations."""
     d = digit
@@ -278,8 +287,12 @@ def _step(
         )
         units = base_units + cover_units
     return Step(
-        technique, eliminations=tuple((c, d) for c in eliminations), cause=tuple((c, d) for c in cells),
-        units=units, cells=cells, text=text,
+        technique,
+        eliminations=tuple((c, d) for c in eliminations),
+        cause=tuple((c, d) for c in cells),
+        units=units,
+        cells=cells,
+        text=text,
     )
 
 
@@ -294,15 +307,14 @@ def _basic_steps(board: Board, size: int, technique: str, digits: Iterable[int])
         for rows_base, packed in ((True, rows), (False, cols)):
             pos = [line >> shift & 0x1FF for line in packed]
             for chosen, cover in _line_sets(pos, size, size)[size]:
-                targets = [(line, x) for line in range(9) if not chosen >> line & 1
-                           for x in _CROSSES[cover & pos[line]]]
+                targets = [
+                    (line, x) for line in range(9) if not chosen >> line & 1 for x in _CROSSES[cover & pos[line]]
+                ]
                 if targets:
                     yield _step(technique, pos, digit, rows_base, _CROSSES[chosen], cover, False, -1, targets)
 
 
-def _finned_steps(
-    board: Board, size: int, sashimi: bool, technique: str, digits: Iterable[int]
-) -> Iterator[Step]:
+def _finned_steps(board: Board, size: int, sashimi: bool, technique: str, digits: Iterable[int]) -> Iterator[Step]:
     """Steps of the finned (or sashimi) fish of a size, digit by digit, rows as base first."""
     rows, cols = _packed(board)
     row_boxes, col_boxes = _fin_boxes(rows), _fin_boxes(cols)
@@ -320,8 +332,12 @@ def _finned_steps(
             for base, band, stack, _, cover, lines in _finned(pos, size, sashimi, boxes):
                 fin_box = 18 + (band * 3 + stack if rows_base else stack * 3 + band)
                 stack_mask = _STACKS[stack]
-                targets = [(line, x) for line in range(band * 3, band * 3 + 3) if not lines >> line & 1
-                           for x in _CROSSES[cover & stack_mask & pos[line]]]
+                targets = [
+                    (line, x)
+                    for line in range(band * 3, band * 3 + 3)
+                    if not lines >> line & 1
+                    for x in _CROSSES[cover & stack_mask & pos[line]]
+                ]
                 yield _step(technique, pos, digit, rows_base, base, cover, sashimi, fin_box, targets)
 
 
@@ -376,9 +392,7 @@ _EVERY_CELL = (1 << 81) - 1
 _UNIT_BITS: tuple[int, ...] = tuple(sum(1 << cell for cell in cells) for cells in UNITS)
 _UNSEEN: tuple[int, ...] = tuple(_EVERY_CELL & ~PEER_BITS[cell] & ~(1 << cell) for cell in range(81))
 _TRANSPOSED_CELL: tuple[int, ...] = tuple(cell % 9 * 9 + cell // 9 for cell in range(81))
-_TRANSPOSED_UNIT: tuple[int, ...] = (
-    *range(9, 18), *range(9), *(18 + (b % 3) * 3 + b // 3 for b in range(9))
-)
+_TRANSPOSED_UNIT: tuple[int, ...] = (*range(9, 18), *range(9), *(18 + (b % 3) * 3 + b // 3 for b in range(9)))
 
 # Base and cover houses, each ascending.
 _Houses = tuple[tuple[int, ...], tuple[int, ...]]
@@ -394,8 +408,11 @@ _STACK_KEY: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum((m >> 3 * s & 7) << 9 * s + 3 * b for s in range(3)) for m in range(512)) for b in range(3)
 )
 _STACK_COVER: tuple[int, ...] = tuple(
-    min(POPCOUNT[boxes] + POPCOUNT[(0 if boxes & 1 else k & 7) | (0 if boxes & 2 else k >> 3 & 7)
-                                   | (0 if boxes & 4 else k >> 6)] for boxes in range(8))
+    min(
+        POPCOUNT[boxes]
+        + POPCOUNT[(0 if boxes & 1 else k & 7) | (0 if boxes & 2 else k >> 3 & 7) | (0 if boxes & 4 else k >> 6)]
+        for boxes in range(8)
+    )
     for k in range(512)
 )
 
@@ -468,8 +485,12 @@ def _combinations_of(parts: list[_Part], count: int, budget: int) -> set[tuple[t
                     continue
                 union = key | third_key
                 if least[union & 0x1FF] + least[union >> 9 & 0x1FF] + least[union >> 18] <= budget:
-                    found.update(((first, second, third), pair | c) for pair in pairs for c in third_options
-                                 if len(pair | c) <= budget)
+                    found.update(
+                        ((first, second, third), pair | c)
+                        for pair in pairs
+                        for c in third_options
+                        if len(pair | c) <= budget
+                    )
     return found
 
 
@@ -524,9 +545,7 @@ def _row_based_candidates(cells: int) -> tuple[set[_Houses], set[_Houses]]:
     return found
 
 
-def _padded(
-    covers: frozenset[int], size: int, base: tuple[int, ...], pool: list[int]
-) -> list[tuple[int, ...]]:
+def _padded(covers: frozenset[int], size: int, base: tuple[int, ...], pool: list[int]) -> list[tuple[int, ...]]:
     """Cover sets of ``size`` houses holding ``covers``, completed in every way by houses of the pool not in the
     base, ascending."""
     spare = [u for u in pool if u not in covers and u not in base]
@@ -633,8 +652,12 @@ def _franken_step(technique: str, digit: int, hit: _Franken, cells: int) -> Step
             f"from {removed}{why}."
         )
     return Step(
-        technique, eliminations=tuple((c, d) for c in cells_of(eliminations)),
-        cause=tuple((c, d) for c in cells_of(in_base)), units=(*base, *cover), cells=cells_of(in_base), text=text,
+        technique,
+        eliminations=tuple((c, d) for c in cells_of(eliminations)),
+        cause=tuple((c, d) for c in cells_of(in_base)),
+        units=(*base, *cover),
+        cells=cells_of(in_base),
+        text=text,
     )
 
 

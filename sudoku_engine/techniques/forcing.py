@@ -83,9 +83,11 @@ _BOX_LINE_PAIRS = tuple(
 )
 _BOX_LINES: tuple[_Intersection, ...] = tuple(_intersection(box, line) for box, line in _BOX_LINE_PAIRS)
 _ROW_SEGMENT = tuple(  # cell -> index of the intersection of its box and row
-    _BOX_LINE_PAIRS.index((18 + box_of(c), row_of(c))) for c in range(81))
+    _BOX_LINE_PAIRS.index((18 + box_of(c), row_of(c))) for c in range(81)
+)
 _COLUMN_SEGMENT = tuple(  # cell -> index of the intersection of its box and column
-    _BOX_LINE_PAIRS.index((18 + box_of(c), 9 + col_of(c))) for c in range(81))
+    _BOX_LINE_PAIRS.index((18 + box_of(c), 9 + col_of(c))) for c in range(81)
+)
 _DIGIT_BLOCKS = sum(1 << (81 * d) for d in range(9))  # multiplier: a cell mask copied into every digit's block
 _SEGMENT_STARTS = _mask(lambda r, c: c % 3 == 0) * _DIGIT_BLOCKS  # a row's three box segments, by first cell
 _STACK_STARTS = _mask(lambda r, c: r % 3 == 0) * _DIGIT_BLOCKS  # a column's three box segments, by first cell
@@ -140,8 +142,9 @@ def _locked(candidates: int, removed: dict[int, int]) -> list[_Elimination]:
     return found
 
 
-def _pairs(cands: list[int], positions: list[int], removed: dict[int, int], unit: int,
-           bivalue: int) -> list[_Elimination]:
+def _pairs(
+    cands: list[int], positions: list[int], removed: dict[int, int], unit: int, bivalue: int
+) -> list[_Elimination]:
     """Naked-pair eliminations in one house (a third cell with the same pair pairs with the first)."""
     found: list[_Elimination] = []
     seen: dict[int, int] = {}
@@ -238,14 +241,29 @@ class _Trial:
         for index in self.placed:
             placed |= 1 << index
         p = self.positions
-        left = (p[1] | p[2] << 81 | p[3] << 162 | p[4] << 243 | p[5] << 324 | p[6] << 405 | p[7] << 486
-                | p[8] << 567 | p[9] << 648)
+        left = (
+            p[1]
+            | p[2] << 81
+            | p[3] << 162
+            | p[4] << 243
+            | p[5] << 324
+            | p[6] << 405
+            | p[7] << 486
+            | p[8] << 567
+            | p[9] << 648
+        )
         return placed, base.candidates & ~left & ~placed
 
     def run(self, net: bool, limit: int = _ENDLESS, rules: bool = True) -> None:
         """Place queued singles of length up to ``limit``; with nets and ``rules``, then the net rules, and again."""
         cands, values, positions, counts, removed, placed = (
-            self.cands, self.values, self.positions, self.counts, self.removed, self.placed)
+            self.cands,
+            self.values,
+            self.positions,
+            self.counts,
+            self.removed,
+            self.placed,
+        )
         queue = self.queue
         pop, push = queue.popleft, queue.append
         keys, apart, unit_bits, peer_bits = _KEYS, _APART, _UNIT_BITS, _PEER_BITS
@@ -365,7 +383,8 @@ def _sources(base: _Base) -> list[_Source]:
     values = base.values
     sources = [
         _Source(1, cell, tuple([(cell, d) for d in MASK_DIGITS[mask]]))
-        for cell, mask in enumerate(base.cands) if not values[cell] and POPCOUNT[mask] >= 2
+        for cell, mask in enumerate(base.cands)
+        if not values[cell] and POPCOUNT[mask] >= 2
     ]
     for unit, cells in enumerate(_UNIT_BITS):
         for digit in range(1, 10):
@@ -398,8 +417,10 @@ def _common(source: _Source, trials: _Trials, bits: _Bits) -> list[tuple[int, bo
             return []
     branch_trials = [trials[branch] for branch in source.branches]
     found = [(index, True, max(trial.placed[index] for trial in branch_trials)) for index in _cells(placed)]
-    found += [(index, False, max(trial.removed[index] for trial in branch_trials))
-              for index in _cells(removed & ~_implied(placed))]
+    found += [
+        (index, False, max(trial.removed[index] for trial in branch_trials))
+        for index in _cells(removed & ~_implied(placed))
+    ]
     return found
 
 
@@ -478,8 +499,15 @@ def _premise(source: _Source) -> str:
     return f"wherever {digit} goes in {unit_name(source.unit)} ({_or([cell_name(c) for c, _ in source.branches])})"
 
 
-def _step(board: Board, technique: str, source: _Source, conclusion: tuple[int, int], placement: bool, length: int,
-          trials: _Trials) -> Step:
+def _step(
+    board: Board,
+    technique: str,
+    source: _Source,
+    conclusion: tuple[int, int],
+    placement: bool,
+    length: int,
+    trials: _Trials,
+) -> Step:
     """The Step of one conclusion and the source that proves it; its length, which the rating reads, is the size of
     its net as ``nets.forcing_size`` counts it (the longest line when that cannot be had)."""
     cell, digit = conclusion
@@ -487,8 +515,10 @@ def _step(board: Board, technique: str, source: _Source, conclusion: tuple[int, 
     rules = "singles" if technique == "forcing_chain" else "singles, locked candidates and naked pairs"
     if source.kind == 0:
         trial = trials[(cell, digit)]
-        text = (f"{label} (contradiction): if {cell_name(cell)} were {digit}, {rules} would lead to "
-                f"{trial.why}, so {cell_name(cell)} is not {digit}.")
+        text = (
+            f"{label} (contradiction): if {cell_name(cell)} were {digit}, {rules} would lead to "
+            f"{trial.why}, so {cell_name(cell)} is not {digit}."
+        )
     elif placement:
         text = f"{label}: {_premise(source)}, {cell_name(cell)} becomes {digit}, so {cell_name(cell)} is {digit}."
     else:
@@ -497,8 +527,13 @@ def _step(board: Board, technique: str, source: _Source, conclusion: tuple[int, 
     level = 0 if technique == "forcing_chain" else 1
     size = nets.forcing_size(board, source.branches, None if source.kind == 0 else (cell, digit, placement), level)
     return Step(
-        technique, placements=((cell, digit),) if placement else (), eliminations=() if placement else ((cell, digit),),
-        cause=source.branches, units=(source.unit,) if source.unit >= 0 else (), cells=cells, text=text,
+        technique,
+        placements=((cell, digit),) if placement else (),
+        eliminations=() if placement else ((cell, digit),),
+        cause=source.branches,
+        units=(source.unit,) if source.unit >= 0 else (),
+        cells=cells,
+        text=text,
         length=length if size is None else size,
     )
 
@@ -532,7 +567,7 @@ def _forcing(board: Board, technique: str, net: bool) -> Iterator[Step]:
         for index, placement, length in _common(source, trials, bits):
             offer((index % 81, index // 81 + 1), placement, length, source)
     ranked = sorted(best.items(), key=lambda item: (item[1][:3], not item[0][1], item[0][0]))
-    for (conclusion, placement), (length, _, _, source) in ranked[0 if first is None else 1:]:
+    for (conclusion, placement), (length, _, _, source) in ranked[0 if first is None else 1 :]:
         yield _step(board, technique, source, conclusion, placement, length, trials)
 
 

@@ -58,8 +58,11 @@ def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
                 if removed:
                     places = _places(box, mask)
                     yield Step(
-                        "pointing", eliminations=removed, cause=tuple((c, digit) for c in places),
-                        units=(box, line), cells=tuple(places),
+                        "pointing",
+                        eliminations=removed,
+                        cause=tuple((c, digit) for c in places),
+                        units=(box, line),
+                        cells=tuple(places),
                         text=f"Pointing: in {unit_name(box)}, {digit} can only go in {names(places)}, all in "
                         f"{unit_name(line)}, so {digit} leaves the rest of {unit_name(line)}.",
                     )
@@ -80,8 +83,11 @@ def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
             if removed:
                 places = _places(line, _positions(where[digit - 1], line))
                 yield Step(
-                    "claiming", eliminations=removed, cause=tuple((c, digit) for c in places),
-                    units=(line, box), cells=tuple(places),
+                    "claiming",
+                    eliminations=removed,
+                    cause=tuple((c, digit) for c in places),
+                    units=(line, box),
+                    cells=tuple(places),
                     text=f"Claiming: in {unit_name(line)}, {digit} can only go in {names(places)}, all in "
                     f"{unit_name(box)}, so {digit} leaves the rest of {unit_name(box)}.",
                 )
@@ -106,14 +112,16 @@ def _locked_subsets(board: Board, size: int, technique: str, label: str) -> Iter
                 continue
             houses = (box, lines[0])
             removed = tuple(
-                (c, d) for u in houses for c in UNITS[u] if c not in group
-                for d in digits_of(board.cands[c] & mask)
+                (c, d) for u in houses for c in UNITS[u] if c not in group for d in digits_of(board.cands[c] & mask)
             )
             removed = tuple(dict.fromkeys(removed))
             if removed:
                 digits = digit_list(digits_of(mask))
                 yield Step(
-                    technique, eliminations=removed, units=houses, cells=group,
+                    technique,
+                    eliminations=removed,
+                    units=houses,
+                    cells=group,
                     cause=tuple((c, d) for c in group for d in digits_of(board.cands[c])),
                     text=f"{label}: {names(group)} hold only {digits} and lie in both {unit_name(box)} and "
                     f"{unit_name(lines[0])}, so {digits} leave the rest of both.",
@@ -128,5 +136,3 @@ def locked_pair(board: Board) -> Iterator[Step]:
 def locked_triple(board: Board) -> Iterator[Step]:
     """Three cells of a box and a line with three candidates between them."""
     return _locked_subsets(board, 3, "locked_triple", "Locked triple")
-
-

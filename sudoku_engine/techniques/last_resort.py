@@ -30,7 +30,10 @@ def _breaks_under_singles(board: Board, cell: int, digit: int) -> bool:
 def _step(cell: int, digit: int, how: str) -> Step:
     """The bifurcation step that removes one candidate."""
     return Step(
-        "bifurcation", eliminations=((cell, digit),), cells=(cell,), cause=((cell, digit),),
+        "bifurcation",
+        eliminations=((cell, digit),),
+        cells=(cell,),
+        cause=((cell, digit),),
         text=f"Bifurcation: assuming {cell_name(cell)} is {digit} {how}, so {cell_name(cell)} is not {digit}.",
     )
 

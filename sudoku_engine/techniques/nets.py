@@ -167,12 +167,13 @@ class Trial:
                 mask = self.cands[a]
                 if self.values[a] or len(digits_of(mask)) != 2:
                     continue
-                for b in cells[i + 1:]:
+                for b in cells[i + 1 :]:
                     if self.values[b] or self.cands[b] != mask:
                         continue
                     pair = digits_of(mask)
-                    refs = [self.ref((c, d, False)) for c in (a, b) for d in digits_of(self.root.cands[c])
-                            if d not in pair]
+                    refs = [
+                        self.ref((c, d, False)) for c in (a, b) for d in digits_of(self.root.cands[c]) if d not in pair
+                    ]
                     for c in cells:
                         if c not in (a, b) and not self.values[c]:
                             derived += sum(self.remove(c, d, refs) for d in pair)
@@ -247,9 +248,7 @@ class Trial:
         return size, used
 
 
-def forcing_size(
-    board: Board, branches: Sequence[tuple[int, int]], conclusion: Fact | None, level: int
-) -> int | None:
+def forcing_size(board: Board, branches: Sequence[tuple[int, int]], conclusion: Fact | None, level: int) -> int | None:
     """The size of the net a forcing step rests on, counted as nested nets are: the contradiction of its one branch
     (``conclusion`` None), or, over the branches of a cell or a house, the net each needs for the conclusion (or
     for its own contradiction), added up. None when a branch reaches neither (the rules' order can leave a
@@ -310,9 +309,14 @@ def nested_forcing_chain(board: Board) -> Iterator[Step]:
         removed = tuple((cell, digit) for _, cell, digit in found)
         names = ", ".join(f"{digit} from {cell_name(cell)}" for cell, digit in removed)
         yield Step(
-            "nested_forcing_chain", eliminations=removed, cells=tuple(dict.fromkeys(c for c, _ in removed)),
-            cause=removed, length=size,
-            text=(f"Nested forcing chain: assuming any of these leads to a contradiction through singles, locked "
-                  f"candidates, naked pairs and trials nested inside (each following singles from one candidate), "
-                  f"in a net of {size} deductions or a few more, so they go: {names}."),
+            "nested_forcing_chain",
+            eliminations=removed,
+            cells=tuple(dict.fromkeys(c for c, _ in removed)),
+            cause=removed,
+            length=size,
+            text=(
+                f"Nested forcing chain: assuming any of these leads to a contradiction through singles, locked "
+                f"candidates, naked pairs and trials nested inside (each following singles from one candidate), "
+                f"in a net of {size} deductions or a few more, so they go: {names}."
+            ),
         )

@@ -64,14 +64,23 @@ def _common_targets(where: int, ends: tuple[int, int]) -> tuple[int, ...]:
 
 
 def _chain_step(
-    technique: str, label: str, digit: int, chain: tuple[int, int, int, int], units: tuple[int, ...],
-    removed: tuple[int, ...], how: str,
+    technique: str,
+    label: str,
+    digit: int,
+    chain: tuple[int, int, int, int],
+    units: tuple[int, ...],
+    removed: tuple[int, ...],
+    how: str,
 ) -> Step:
     """The Step of a four-cell strong-weak-strong chain A=B-C=D."""
     a, b, c, d = chain
     return Step(
-        technique, eliminations=tuple((x, digit) for x in removed), cause=tuple((x, digit) for x in chain),
-        units=units, cells=chain, length=4,
+        technique,
+        eliminations=tuple((x, digit) for x in removed),
+        cause=tuple((x, digit) for x in chain),
+        units=units,
+        cells=chain,
+        length=4,
         text=f"{label}: {how}; so {cell_name(a)} or {cell_name(d)} is {digit}, and {digit} is removed from "
         f"{names(removed)} (each sees both).",
     )
@@ -133,7 +142,12 @@ def skyscraper(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
                 if removed:
                     base = _weak_unit(b, c)
                     yield _chain_step(
-                        "skyscraper", "Skyscraper", digit, chain, (u, v, base), removed,
+                        "skyscraper",
+                        "Skyscraper",
+                        digit,
+                        chain,
+                        (u, v, base),
+                        removed,
                         f"{unit_name(u)} and {unit_name(v)} each hold {digit} in two places only, with "
                         f"{cell_name(b)} and {cell_name(c)} both in {unit_name(base)}",
                     )
@@ -152,7 +166,12 @@ def two_string_kite(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[St
             if removed:
                 box = 18 + box_of(b)
                 yield _chain_step(
-                    "two_string_kite", "2-String Kite", digit, chain, (u, v, box), removed,
+                    "two_string_kite",
+                    "2-String Kite",
+                    digit,
+                    chain,
+                    (u, v, box),
+                    removed,
                     f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
                     f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} and {cell_name(c)} share "
                     f"{unit_name(box)}",
@@ -171,7 +190,12 @@ def turbot_fish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
             if removed:
                 weak = _weak_unit(b, c)
                 yield _chain_step(
-                    "turbot_fish", "Turbot Fish", digit, chain, (u, v, weak), removed,
+                    "turbot_fish",
+                    "Turbot Fish",
+                    digit,
+                    chain,
+                    (u, v, weak),
+                    removed,
                     f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
                     f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} sees {cell_name(c)} in "
                     f"{unit_name(weak)}",
@@ -235,8 +259,12 @@ def _er_step(
     box_line = f"row {r + 1}" if unit >= 9 else f"column {k + 1}"
     other_line = f"column {k + 1}" if unit >= 9 else f"row {r + 1}"
     return Step(
-        "empty_rectangle", eliminations=((target, digit),), cause=tuple((c, digit) for c in pattern),
-        units=(box, unit, r, 9 + k), cells=pattern, length=4,
+        "empty_rectangle",
+        eliminations=((target, digit),),
+        cause=tuple((c, digit) for c in pattern),
+        units=(box, unit, r, 9 + k),
+        cells=pattern,
+        length=4,
         text=f"Empty Rectangle: in {unit_name(box)} every {digit} lies in row {r + 1} or column {k + 1}, and "
         f"{unit_name(unit)} holds {digit} only in {cell_name(near)} and {cell_name(far)}; if {cell_name(target)} "
         f"were {digit}, {cell_name(far)} would not be, {cell_name(near)} would, {box_line} of {unit_name(box)} "

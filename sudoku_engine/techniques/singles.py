@@ -23,7 +23,10 @@ def full_house(board: Board) -> Iterator[Step]:
         if missing in SINGLE_DIGIT and board.cands[cell] & missing:
             digit = SINGLE_DIGIT[missing]
             yield Step(
-                "full_house", placements=((cell, digit),), units=(unit,), cells=(cell,),
+                "full_house",
+                placements=((cell, digit),),
+                units=(unit,),
+                cells=(cell,),
                 text=f"Full house: {cell_name(cell)} is the last empty cell in {unit_name(unit)}, so it is {digit}.",
             )
 
@@ -41,7 +44,11 @@ def _hidden_singles(board: Board, units: range, technique: str) -> Iterator[Step
             b = bit(digit)
             cell = next(c for c in cells if cands[c] & b)
             yield Step(
-                technique, placements=((cell, digit),), units=(unit,), cells=(cell,), cause=((cell, digit),),
+                technique,
+                placements=((cell, digit),),
+                units=(unit,),
+                cells=(cell,),
+                cause=((cell, digit),),
                 text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
             )
 
@@ -63,6 +70,9 @@ def naked_single(board: Board) -> Iterator[Step]:
         if not board.values[cell] and mask in SINGLE_DIGIT:
             digit = SINGLE_DIGIT[mask]
             yield Step(
-                "naked_single", placements=((cell, digit),), cells=(cell,), cause=((cell, digit),),
+                "naked_single",
+                placements=((cell, digit),),
+                cells=(cell,),
+                cause=((cell, digit),),
                 text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.",
             )

@@ -29,12 +29,13 @@ def _naked(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
                 mask |= board.cands[c]
             if POPCOUNT[mask] != size:
                 continue
-            removed = tuple(
-                (c, d) for c in open_cells if c not in group for d in digits_of(board.cands[c] & mask)
-            )
+            removed = tuple((c, d) for c in open_cells if c not in group for d in digits_of(board.cands[c] & mask))
             if removed:
                 yield Step(
-                    f"naked_{_SIZE_NAMES[size]}", eliminations=removed, units=(unit,), cells=group,
+                    f"naked_{_SIZE_NAMES[size]}",
+                    eliminations=removed,
+                    units=(unit,),
+                    cells=group,
                     cause=tuple((c, d) for c in group for d in digits_of(board.cands[c])),
                     text=f"{label}: in {unit_name(unit)}, {names(group)} hold only {digit_list(digits_of(mask))}, "
                     f"so those digits leave the other cells of {unit_name(unit)}.",
@@ -62,7 +63,10 @@ def _hidden(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
             removed = tuple((c, d) for c in where for d in digits_of(board.cands[c] & ~keep))
             if removed:
                 yield Step(
-                    f"hidden_{_SIZE_NAMES[size]}", eliminations=removed, units=(unit,), cells=tuple(where),
+                    f"hidden_{_SIZE_NAMES[size]}",
+                    eliminations=removed,
+                    units=(unit,),
+                    cells=tuple(where),
                     cause=tuple((c, d) for c in where for d in group if board.cands[c] & bit(d)),
                     text=f"{label}: in {unit_name(unit)}, {digit_list(group)} can only go in {names(where)}, "
                     "so those cells hold nothing else.",

@@ -114,8 +114,11 @@ def unique_rectangle_1(board: Board) -> Iterator[Step]:
             continue
         cell = others[0]
         yield Step(
-            "unique_rectangle_1", eliminations=((cell, a), (cell, b)), cells=corners,
-            cause=_rect_cause(corners, a, b), units=_rect_units(corners),
+            "unique_rectangle_1",
+            eliminations=((cell, a), (cell, b)),
+            cells=corners,
+            cause=_rect_cause(corners, a, b),
+            units=_rect_units(corners),
             text=f"Unique Rectangle Type 1: {_where(corners)} all hold {a}/{b} and all but {cell_name(cell)} hold "
             f"nothing else; if {cell_name(cell)} were {a} or {b}, {_deadly(a, b)}, so (assuming a unique solution) "
             f"{a} and {b} leave {cell_name(cell)}.",
@@ -136,7 +139,9 @@ def unique_rectangle_2(board: Board) -> Iterator[Step]:
             if removed:
                 seeing = "which sees" if len(removed) == 1 else "which see"
                 yield Step(
-                    "unique_rectangle_2", eliminations=removed, cells=corners,
+                    "unique_rectangle_2",
+                    eliminations=removed,
+                    cells=corners,
                     cause=(*_rect_cause(corners, a, b), (roof[0], c), (roof[1], c)),
                     units=tuple(dict.fromkeys((*_rect_units(corners), *_shared_units(*roof)))),
                     text=f"Unique Rectangle Type 2: {_where(corners)} all hold {a}/{b}; unless {cell_name(roof[0])} or "
@@ -178,7 +183,9 @@ def unique_rectangle_3(board: Board) -> Iterator[Step]:
             for unit in _shared_units(*roof):
                 for group, digits, removed in _pseudo_subsets(board, unit, roof, extra):
                     yield Step(
-                        "unique_rectangle_3", eliminations=removed, cells=(*corners, *group),
+                        "unique_rectangle_3",
+                        eliminations=removed,
+                        cells=(*corners, *group),
                         cause=(
                             *_rect_cause(corners, a, b),
                             *((c, d) for c in roof for d in digits_of(board.cands[c] & extra)),
@@ -203,8 +210,11 @@ def unique_rectangle_4(board: Board) -> Iterator[Step]:
                 if unit is None:
                     continue
                 yield Step(
-                    "unique_rectangle_4", eliminations=((roof[0], y), (roof[1], y)), cells=corners,
-                    cause=_rect_cause(corners, a, b), units=tuple(dict.fromkeys((*_rect_units(corners), unit))),
+                    "unique_rectangle_4",
+                    eliminations=((roof[0], y), (roof[1], y)),
+                    cells=corners,
+                    cause=_rect_cause(corners, a, b),
+                    units=tuple(dict.fromkeys((*_rect_units(corners), unit))),
                     text=f"Unique Rectangle Type 4: {_where(corners)} all hold {a}/{b}, and {x} can only go in "
                     f"{cell_name(roof[0])} or {cell_name(roof[1])} within {unit_name(unit)}, so one of them is {x}; if "
                     f"the other were {y}, {_deadly(a, b)}, so (assuming a unique solution) {y} leaves both.",
@@ -231,8 +241,11 @@ def unique_rectangle_5(board: Board) -> Iterator[Step]:
         removed = tuple((t, c) for t in cells_of(seeing) if board.cands[t] & extra)
         if removed:
             yield Step(
-                "unique_rectangle_5", eliminations=removed, cells=corners,
-                cause=(*_rect_cause(corners, a, b), *((cell, c) for cell in roof)), units=_rect_units(corners),
+                "unique_rectangle_5",
+                eliminations=removed,
+                cells=corners,
+                cause=(*_rect_cause(corners, a, b), *((cell, c) for cell in roof)),
+                units=_rect_units(corners),
                 text=f"Unique Rectangle Type 5: {_where(corners)} all hold {a}/{b}, and {names(roof)} hold one more "
                 f"digit, {c}, and nothing else; unless one of them is {c}, {_deadly(a, b)}, so (assuming a unique "
                 f"solution) one of them is {c} and {c} leaves {names(t for t, _ in removed)}, which "
@@ -254,8 +267,11 @@ def unique_rectangle_6(board: Board) -> Iterator[Step]:
             if any(cell not in corners for unit in lines for cell in board.places(unit, x)):
                 continue
             yield Step(
-                "unique_rectangle_6", eliminations=((wide[0], x), (wide[1], x)), cells=corners,
-                cause=_rect_cause(corners, a, b), units=lines,
+                "unique_rectangle_6",
+                eliminations=((wide[0], x), (wide[1], x)),
+                cells=corners,
+                cause=_rect_cause(corners, a, b),
+                units=lines,
                 text=f"Unique Rectangle Type 6: {_where(corners)} all hold {a}/{b}, {cell_name(corners[exact[0]])} "
                 f"and {cell_name(corners[exact[1]])} nothing else, and {x} lies only in these four cells in both "
                 f"rows and both columns, so it fills two diagonal corners; if those were {names(wide)}, the "
@@ -279,8 +295,11 @@ def hidden_rectangle(board: Board) -> Iterator[Step]:
                 if board.places(row, x) != sorted((far, in_row)) or board.places(col, x) != sorted((far, in_col)):
                     continue
                 yield Step(
-                    "hidden_rectangle", eliminations=((far, y),), cells=corners,
-                    cause=_rect_cause(corners, a, b), units=_rect_units(corners),
+                    "hidden_rectangle",
+                    eliminations=((far, y),),
+                    cells=corners,
+                    cause=_rect_cause(corners, a, b),
+                    units=_rect_units(corners),
                     text=f"Hidden Rectangle: {_where(corners)} all hold {a}/{b} and {cell_name(corners[anchor])} "
                     f"holds nothing else; {x} appears only twice in {unit_name(row)} and in {unit_name(col)}, so if "
                     f"{cell_name(far)} were {y} then {cell_name(in_row)} and {cell_name(in_col)} would be {x}, "
@@ -291,8 +310,10 @@ def hidden_rectangle(board: Board) -> Iterator[Step]:
 
 # Every rectangle of four cells in two rows, two columns and exactly two boxes: its corners (as above) and mask.
 _TWO_BOX_RECTANGLES: tuple[tuple[Corners, int], ...] = tuple(
-    ((r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2),
-     1 << r1 * 9 + c1 | 1 << r1 * 9 + c2 | 1 << r2 * 9 + c1 | 1 << r2 * 9 + c2)
+    (
+        (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2),
+        1 << r1 * 9 + c1 | 1 << r1 * 9 + c2 | 1 << r2 * 9 + c1 | 1 << r2 * 9 + c2,
+    )
     for r1, r2 in combinations(range(9), 2)
     for c1, c2 in combinations(range(9), 2)
     if len({box_of(r1 * 9 + c1), box_of(r1 * 9 + c2), box_of(r2 * 9 + c1), box_of(r2 * 9 + c2)}) == 2
@@ -324,8 +345,11 @@ def avoidable_rectangle_1(board: Board) -> Iterator[Step]:
         if board.values[corners[i ^ 2]] != y or not board.has(cell, x):
             continue
         yield Step(
-            "avoidable_rectangle_1", eliminations=((cell, x),), cells=corners,
-            cause=tuple((c, board.values[c]) for c in corners if c != cell), units=_rect_units(corners),
+            "avoidable_rectangle_1",
+            eliminations=((cell, x),),
+            cells=corners,
+            cause=tuple((c, board.values[c]) for c in corners if c != cell),
+            units=_rect_units(corners),
             text=f"Avoidable Rectangle Type 1: {_where(corners)}: {cell_name(diagonal)} was solved as {x} and "
             f"{cell_name(corners[i ^ 1])} and {cell_name(corners[i ^ 2])} as {y}, none of them a given; if "
             f"{cell_name(cell)} were {x}, {_deadly(x, y)}, so (assuming a unique solution) {x} leaves "
@@ -352,7 +376,9 @@ def avoidable_rectangle_2(board: Board) -> Iterator[Step]:
         if not removed:
             continue
         yield Step(
-            "avoidable_rectangle_2", eliminations=removed, cells=corners,
+            "avoidable_rectangle_2",
+            eliminations=removed,
+            cells=corners,
             cause=((corners[i], a), (corners[j], b), (first, b), (first, c), (second, a), (second, c)),
             units=tuple(dict.fromkeys((*_rect_units(corners), *_shared_units(first, second)))),
             text=f"Avoidable Rectangle Type 2: {_where(corners)}: {cell_name(corners[i])} was solved as {a} and "
@@ -396,7 +422,10 @@ def bug_plus_1(board: Board) -> Iterator[Step]:
         return
     houses = UNITS_OF[cell]
     yield Step(
-        "bug_plus_1", placements=((cell, digit),), cells=(cell,), units=houses,
+        "bug_plus_1",
+        placements=((cell, digit),),
+        cells=(cell,),
+        units=houses,
         cause=tuple((cell, d) for d in digits_of(board.cands[cell])),
         text=f"BUG+1: every unsolved cell but {cell_name(cell)} holds two candidates, and {digit} appears three times "
         f"in {unit_name(houses[0])}, {unit_name(houses[1])} and {unit_name(houses[2])}; without {digit} in "

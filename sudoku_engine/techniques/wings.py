@@ -81,7 +81,9 @@ def xy_wing(board: Board) -> Iterator[Step]:
                 continue
             z = digits_of(z_mask)[0]
             yield Step(
-                "xy_wing", eliminations=removed, cells=(pivot, a, b),
+                "xy_wing",
+                eliminations=removed,
+                cells=(pivot, a, b),
                 cause=tuple((c, d) for c in (pivot, a, b) for d in digits_of(board.cands[c])),
                 units=(_shared_unit(pivot, a), _shared_unit(pivot, b)),
                 text=f"XY-Wing: pivot {_mask_text(board, pivot)} sees {_mask_text(board, a)} and "
@@ -106,7 +108,9 @@ def xyz_wing(board: Board) -> Iterator[Step]:
                 continue
             z = digits_of(z_mask)[0]
             yield Step(
-                "xyz_wing", eliminations=removed, cells=(pivot, a, b),
+                "xyz_wing",
+                eliminations=removed,
+                cells=(pivot, a, b),
                 cause=tuple((c, d) for c in (pivot, a, b) for d in digits_of(board.cands[c])),
                 units=(_shared_unit(pivot, a), _shared_unit(pivot, b)),
                 text=f"XYZ-Wing: pivot {_mask_text(board, pivot)} sees {_mask_text(board, a)} and "
@@ -166,24 +170,36 @@ _COUNT_WORDS = {3: "three", 4: "four", 5: "five"}
 
 
 def _wing_text(
-    board: Board, name: str, unit: int, group: tuple[int, ...], digits: int, yz: int, linked: tuple[int, ...],
+    board: Board,
+    name: str,
+    unit: int,
+    group: tuple[int, ...],
+    digits: int,
+    yz: int,
+    linked: tuple[int, ...],
     removed: tuple[tuple[int, int], ...],
 ) -> str:
     """The sentence of a WXYZ- or VWXYZ-Wing step."""
     n, digit_count = _COUNT_WORDS[len(group)], _COUNT_WORDS[len(group) + 1]
     cells = ", ".join(_mask_text(board, c) for c in group[:-1]) + f" and {_mask_text(board, group[-1])}"
-    start = (f"{name}: {cells} hold only {digit_list(digits_of(digits))} between them in {unit_name(unit)}, "
-             f"and {_mask_text(board, yz)}")
+    start = (
+        f"{name}: {cells} hold only {digit_list(digits_of(digits))} between them in {unit_name(unit)}, "
+        f"and {_mask_text(board, yz)}"
+    )
     if len(linked) == 1:
         x = linked[0]
         z = next(d for d in digits_of(board.cands[yz]) if d != x)
-        return (f"{start} sees each of them that holds {x}: if {cell_name(yz)} is {x} the {n} cells are left "
-                f"{n} digits, {z} among them, else it is {z}, so {z} leaves "
-                f"{_which_see(removed, f'{cell_name(yz)} and every {z} of the {n}')}.")
+        return (
+            f"{start} sees each of them that holds {x}: if {cell_name(yz)} is {x} the {n} cells are left "
+            f"{n} digits, {z} among them, else it is {z}, so {z} leaves "
+            f"{_which_see(removed, f'{cell_name(yz)} and every {z} of the {n}')}."
+        )
     x, z = linked
-    return (f"{start} sees each of them that holds {x} or {z}: whichever of the two {cell_name(yz)} takes, the "
-            f"{n} cells hold the other {n} digits, so each of the {digit_count} digits lies in these "
-            f"{digit_count} cells and leaves {_which_see(removed, 'all its places there')}.")
+    return (
+        f"{start} sees each of them that holds {x} or {z}: whichever of the two {cell_name(yz)} takes, the "
+        f"{n} cells hold the other {n} digits, so each of the {digit_count} digits lies in these "
+        f"{digit_count} cells and leaves {_which_see(removed, 'all its places there')}."
+    )
 
 
 def _wing_steps(board: Board, technique_id: str, size: int, largest: tuple[int, ...]) -> Iterator[Step]:
@@ -198,8 +214,9 @@ def _wing_steps(board: Board, technique_id: str, size: int, largest: tuple[int, 
             if yz in group or board.cands[yz] & ~digits:
                 continue
             # A digit links the bivalue cell to the set when every set cell holding it sees the bivalue cell.
-            linked = tuple(d for d in digits_of(board.cands[yz])
-                           if all(_sees(yz, c) for c in _holding(board, group, d)))
+            linked = tuple(
+                d for d in digits_of(board.cands[yz]) if all(_sees(yz, c) for c in _holding(board, group, d))
+            )
             if not linked:
                 continue
             removed = _wing_removals(board, group, digits, yz, linked)
@@ -207,7 +224,9 @@ def _wing_steps(board: Board, technique_id: str, size: int, largest: tuple[int, 
                 continue
             pattern = (*group, yz)
             yield Step(
-                technique_id, eliminations=removed, cells=pattern,
+                technique_id,
+                eliminations=removed,
+                cells=pattern,
                 cause=tuple((c, d) for c in pattern for d in digits_of(board.cands[c])),
                 units=tuple(dict.fromkeys([unit, *(_shared_unit(yz, c) for c in group if _sees(yz, c))])),
                 text=_wing_text(board, name, unit, group, digits, yz, linked, removed),
@@ -284,7 +303,10 @@ def w_wing(board: Board) -> Iterator[Step]:
             y = digits_of(y_mask)[0]
             pair = digit_list(digits_of(mask))
             yield Step(
-                "w_wing", eliminations=removed, cells=(first, p, q, second), length=4,
+                "w_wing",
+                eliminations=removed,
+                cells=(first, p, q, second),
+                length=4,
                 cause=((first, x), (first, y), (p, x), (q, x), (second, x), (second, y)),
                 units=(_shared_unit(first, p), unit, _shared_unit(q, second)),
                 text=f"W-Wing: {cell_name(first)} and {cell_name(second)} both hold only {pair}, "
@@ -348,7 +370,10 @@ def _remote_pair_steps(board: Board, component: list[int], adjacent: dict[int, l
         done.update(removed)
         targets = list(dict.fromkeys(c for c, _ in removed))
         yield Step(
-            "remote_pair", eliminations=removed, cells=tuple(path), length=len(path),
+            "remote_pair",
+            eliminations=removed,
+            cells=tuple(path),
+            length=len(path),
             cause=tuple((c, d) for c in path for d in digits_of(mask)),
             units=tuple(_shared_unit(p, q) for p, q in zip(path, path[1:])),
             text=f"Remote Pair: {names(path)} all hold only {x}/{y} and each sees the next, so the digits alternate "

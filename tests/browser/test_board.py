@@ -936,9 +936,7 @@ def test_completion_shows_time_hints_mistakes_difficulty_and_techniques(
     assert game.solve_seconds is not None and game.d is not None
     seconds = int(game.solve_seconds)
     expect(completion).to_contain_text(f"Solved in {seconds // 60}:{seconds % 60:02d}")
-    expect(completion.locator(".hints-used")).to_have_text(
-        "4 revealed: technique 1, area 1, cells 1, full step 1"
-    )
+    expect(completion.locator(".hints-used")).to_have_text("4 revealed: technique 1, area 1, cells 1, full step 1")
     expect(completion.locator(".mistakes")).to_have_text("1")
     expect(completion.locator(".puzzle-d")).to_have_text(f"{game.d:.2f}")
     expect(completion.locator(".zone")).to_have_text(difficulty.zone(game.d))

@@ -318,8 +318,10 @@ def test_pages_break_no_rule_of_their_content_security_policy(page: Page, cdn_ur
     """Start page, a game, the print page (its Print button included) and the CDN fallback run under the policy
     the server sends: the browser reports no violation."""
     violations: list[str] = []
-    page.on("console", lambda message: violations.append(message.text) if "Content Security Policy" in message.text
-            else None)
+    page.on(
+        "console",
+        lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None,
+    )
     page.route(assets.HTMX_CDN_URL, lambda route: route.abort())
     page.goto(f"{cdn_url}/")
     assert page.evaluate("window.htmx.version") == assets.HTMX_VERSION

@@ -74,9 +74,9 @@ def participant_of(app: Flask, public_id: str, label: str) -> Participant:
     who = studies.label_hash(app.secret_key or "", label)
     with db.sessions_of(app)() as session:
         found = session.scalar(
-            select(Participant).join(Study, Participant.study_id == Study.id).where(
-                Study.public_id == public_id, Participant.label_hash == who
-            )
+            select(Participant)
+            .join(Study, Participant.study_id == Study.id)
+            .where(Study.public_id == public_id, Participant.label_hash == who)
         )
         assert found is not None, f"no participant {label!r} in study {public_id}"
         return found

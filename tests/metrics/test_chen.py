@@ -20,8 +20,16 @@ NO_SOLUTION = "12345678." + "........9" + "." * 63
 # cells of a house is the complement of a hidden subset of at most four (module docstring), so the logic
 # solver restricted to these techniques is an independent route to the same fixpoint.
 SUBSET_TECHNIQUES = {
-    "full_house", "hidden_single_box", "hidden_single_line", "naked_single",
-    "naked_pair", "naked_triple", "naked_quad", "hidden_pair", "hidden_triple", "hidden_quad",
+    "full_house",
+    "hidden_single_box",
+    "hidden_single_line",
+    "naked_single",
+    "naked_pair",
+    "naked_triple",
+    "naked_quad",
+    "hidden_pair",
+    "hidden_triple",
+    "hidden_quad",
 }
 
 
@@ -66,8 +74,15 @@ def test_hidden_pair_is_the_complementary_seven_reduction():
     # has as few digits as cells (the tightest pairs have 4 digits, triples 5, quads 7), so with r <= 6 nothing
     # happens at all.
     section = [
-        mask("1234"), mask("1256"), mask("345"), mask("456"), mask("678"), mask("789"), mask("389"),
-        mask("3456789"), mask("3456789"),
+        mask("1234"),
+        mask("1256"),
+        mask("345"),
+        mask("456"),
+        mask("678"),
+        mask("789"),
+        mask("389"),
+        mask("3456789"),
+        mask("3456789"),
     ]
     expected = [mask("12"), mask("12"), *section[2:]]
     assert chen.reduce_section(section) == tuple(expected)

@@ -129,7 +129,8 @@ def reference(puzzle: str) -> tuple[int, int, int]:
         for digit in range(1, 10):
             if domains[cell] & bit(digit) and any(
                 all(not domains[other] & bit(digit) for other in unit if other != cell)
-                for unit in UNITS if cell in unit
+                for unit in UNITS
+                if cell in unit
             ):
                 return digit
         return 0

@@ -78,10 +78,18 @@ def test_three_blanks_hand_worked() -> None:
     board = Board.from_values(parse_values(position))
     possible, valid = hs.singles(board)
     assert possible == 12
-    assert sorted(valid) == sorted([
-        (b, 8, -1), (c, 8, -1),  # naked
-        (a, 4, 0), (c, 8, 7), (a, 4, 9), (b, 8, 10), (a, 4, 18), (c, 8, 24),  # rows 1, 8; cols 1, 2; boxes 1, 7
-    ])
+    assert sorted(valid) == sorted(
+        [
+            (b, 8, -1),
+            (c, 8, -1),  # naked
+            (a, 4, 0),
+            (c, 8, 7),
+            (a, 4, 9),
+            (b, 8, 10),
+            (a, 4, 18),
+            (c, 8, 24),  # rows 1, 8; cols 1, 2; boxes 1, 7
+        ]
+    )
     result = hs.hsolve(position, runs=8, seed=3)
     assert result.per_run == pytest.approx((31 / 9,) * 8)
     # Tier 2 there (by hand): pointing/claiming configurations are the (house, digit) pairs with 2-3 places:
@@ -110,8 +118,7 @@ def test_tier_one_count_matches_its_families() -> None:
 
 def _finder_singles(board: Board) -> int:
     """Valid tier-1 applications counted by the catalogue's own finders (full house aside: it repeats a hidden one)."""
-    return sum(1 for tid in ("naked_single", "hidden_single_box", "hidden_single_line")
-               for _ in BY_ID[tid].find(board))
+    return sum(1 for tid in ("naked_single", "hidden_single_box", "hidden_single_line") for _ in BY_ID[tid].find(board))
 
 
 def test_singles_only_run_cost_rederived() -> None:
@@ -134,7 +141,8 @@ def test_singles_only_run_cost_rederived() -> None:
         assert len(record.moves) == EULER_1.count(".")
     # the aggregate runs are those same runs
     assert hs.hsolve(EULER_1, runs=3, seed=11).per_run == tuple(
-        hs.hsolve_run(EULER_1, seed=11, run=r).cost for r in range(3))
+        hs.hsolve_run(EULER_1, seed=11, run=r).cost for r in range(3)
+    )
 
 
 def test_deterministic_for_a_seed_and_seeds_differ() -> None:
@@ -218,7 +226,6 @@ def test_kept_searches_equal_fresh_searches() -> None:
             checked += 1
         board.apply(move.step)
     assert checked > 0
-
 
 
 def _stats() -> ModuleType:

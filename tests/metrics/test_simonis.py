@@ -250,10 +250,26 @@ def test_propagation_never_removes_the_true_digit(
 def test_fixpoints_respect_the_lattice(outcomes: list[dict[str, Outcome]]) -> None:
     # Each pair (weaker, stronger): the stronger fixpoint lies inside the weaker one, cell by cell.
     order = [
-        ("FC", "FCI"), ("FC", "BC"), ("BCZ", "BC"), ("FCI", "BCI"), ("BC", "BCI"), ("BCIZ", "BCI"),
-        ("BCI", "HAC"), ("HAC", "HACS"), ("HAC", "HACC"), ("HAC", "HAC3"), ("HACS", "HAC3"), ("HACS", "HACSC"),
-        ("HACC", "HACSC"), ("HACSC", "HACSC3"), ("HAC3", "HACSC3"),
-        ("FC", "FCV"), ("BC", "BCV"), ("HAC", "HACV"), ("FCV", "BCV"), ("BCV", "HACV"),
+        ("FC", "FCI"),
+        ("FC", "BC"),
+        ("BCZ", "BC"),
+        ("FCI", "BCI"),
+        ("BC", "BCI"),
+        ("BCIZ", "BCI"),
+        ("BCI", "HAC"),
+        ("HAC", "HACS"),
+        ("HAC", "HACC"),
+        ("HAC", "HAC3"),
+        ("HACS", "HAC3"),
+        ("HACS", "HACSC"),
+        ("HACC", "HACSC"),
+        ("HACSC", "HACSC3"),
+        ("HAC3", "HACSC3"),
+        ("FC", "FCV"),
+        ("BC", "BCV"),
+        ("HAC", "HACV"),
+        ("FCV", "BCV"),
+        ("BCV", "HACV"),
     ]
     for runs in outcomes:
         for weak, strong in order:

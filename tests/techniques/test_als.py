@@ -139,7 +139,12 @@ def test_als_xz_doubly_linked_hodoku_example() -> None:
     # 2 and 4 each sit once in A and B, 7 and 9 are locked in A (row 2) and 1 in B (row 4 and box 4).
     steps = _checked("als_xz", Board.from_pencilmarks(DOUBLY_LINKED))
     expected = {
-        _cand("r1c2", 2), _cand("r1c3", 4), _cand("r6c3", 4), _cand("r2c5", 7), _cand("r2c5", 9), _cand("r2c6", 9),
+        _cand("r1c2", 2),
+        _cand("r1c3", 4),
+        _cand("r6c3", 4),
+        _cand("r2c5", 7),
+        _cand("r2c5", 9),
+        _cand("r2c6", 9),
         *(_cand(name, 1) for name in ("r4c1", "r4c9", "r5c1", "r5c3", "r6c1", "r6c2", "r6c3")),
     }
     step = _with_eliminations(steps, expected)
@@ -192,8 +197,17 @@ def test_sue_de_coq_hodoku_example() -> None:
     # five cells, five digits, so 3/5 leave the rest of column 8 and 7/8/9 the rest of box 6.
     steps = _checked("sue_de_coq", Board.from_pencilmarks(SUE_DE_COQ))
     expected = {
-        _cand("r7c8", 3), _cand("r7c8", 5), _cand("r4c9", 8), _cand("r4c9", 9), _cand("r5c7", 7), _cand("r5c7", 9),
-        _cand("r5c8", 7), _cand("r5c8", 8), _cand("r6c7", 9), _cand("r6c9", 8), _cand("r6c9", 9),
+        _cand("r7c8", 3),
+        _cand("r7c8", 5),
+        _cand("r4c9", 8),
+        _cand("r4c9", 9),
+        _cand("r5c7", 7),
+        _cand("r5c7", 9),
+        _cand("r5c8", 7),
+        _cand("r5c8", 8),
+        _cand("r6c7", 9),
+        _cand("r6c9", 8),
+        _cand("r6c9", 9),
     }
     _with_eliminations(steps, expected)
 

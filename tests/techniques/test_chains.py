@@ -159,8 +159,14 @@ def test_nice_loop_aic_ends_on_different_digits() -> None:
     assert_steps_valid(steps, solution_of(board))
     step = next(s for s in steps if s.eliminations == (cand("r8c9", 4),))
     assert step.length == 6
-    assert set(step.cause) == {cand("r8c4", 4), cand("r9c6", 4), cand("r9c1", 4), cand("r9c1", 7),
-                               cand("r8c2", 7), cand("r8c9", 7)}
+    assert set(step.cause) == {
+        cand("r8c4", 4),
+        cand("r9c6", 4),
+        cand("r9c1", 4),
+        cand("r9c1", 7),
+        cand("r8c2", 7),
+        cand("r8c9", 7),
+    }
     assert find_all("x_chain", board) == [] and find_all("xy_chain", board) == []
 
 

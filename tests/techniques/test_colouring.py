@@ -83,10 +83,6 @@ MULTI_7 = """
 """
 
 
-
-
-
-
 def test_simple_colours_trap():
     # r6c6 sees r2c6 (column 6) and r6c7 (row 6), one of each colour of cluster A.
     steps = checked_steps("simple_colours", Board.from_pencilmarks(CLUSTERS_4))
@@ -132,9 +128,6 @@ def test_finders_leave_the_board_alone():
     for technique in COLOURING:
         find_all(technique, board)
     assert (board.values, board.cands) == before
-
-
-
 
 
 @pytest.mark.corpus

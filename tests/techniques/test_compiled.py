@@ -210,7 +210,9 @@ def test_rating_trace_on_the_kernel_is_the_logic_solvers_trace():
         taken, final = traced.steps, traced.final
         assert [tech.id for tech, _ in taken] == [step.technique for step in expected.steps], puzzle
         assert expected.final is not None and (final.values, final.cands) == (
-            expected.final.values, expected.final.cands), puzzle
+            expected.final.values,
+            expected.final.cands,
+        ), puzzle
         assert all(step is None or step.technique == tech.id for tech, step in taken)
 
 
@@ -263,8 +265,15 @@ def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps
     others = [t for t in head if t.id not in logic.SINGLES]
     ids = [t.id for t in others]
     triple = ids.index("hidden_triple")
-    assert ids[triple:triple + 7] == [
-        "hidden_triple", "skyscraper", "two_string_kite", "turbot_fish", "xy_wing", "empty_rectangle", "xyz_wing"]
+    assert ids[triple : triple + 7] == [
+        "hidden_triple",
+        "skyscraper",
+        "two_string_kite",
+        "turbot_fish",
+        "xy_wing",
+        "empty_rectangle",
+        "xyz_wing",
+    ]
     assert compiled.leading(others) == len(others)
     allow = {t.id for t in head}
     taken_ids: set[str] = set()
@@ -280,8 +289,10 @@ def test_kernel_traces_over_the_compiled_techniques_take_the_logic_solvers_steps
         assert status == (compiled.SOLVED if expected.solved else compiled.STUCK), puzzle
         solution = solver.solve(puzzle)
         assert solution is not None
-        assert all(v == s if v else board.cands[c] >> (s - 1) & 1 for c, (v, s) in enumerate(
-            zip(board.values, solution.values))), f"a step removed a true digit: {puzzle}"
+        assert all(
+            v == s if v else board.cands[c] >> (s - 1) & 1
+            for c, (v, s) in enumerate(zip(board.values, solution.values))
+        ), f"a step removed a true digit: {puzzle}"
         board = Board.from_grid(puzzle)
         at_once = [t.id for t, step in logic.techniques_past_singles(board, head) if step is None]
         assert at_once == [step.technique for step in expected.steps if step.technique not in logic.SINGLES], puzzle

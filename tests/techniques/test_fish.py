@@ -28,8 +28,15 @@ from sudoku_engine.board import Board, Step
 from sudoku_engine.grid import PEERS, UNITS, bit, box_of, parse_cell
 
 FISH = (
-    "x_wing", "swordfish", "jellyfish", "finned_x_wing", "sashimi_x_wing", "finned_swordfish",
-    "sashimi_swordfish", "finned_jellyfish", "sashimi_jellyfish",
+    "x_wing",
+    "swordfish",
+    "jellyfish",
+    "finned_x_wing",
+    "sashimi_x_wing",
+    "finned_swordfish",
+    "sashimi_swordfish",
+    "finned_jellyfish",
+    "sashimi_jellyfish",
 )
 FRANKEN = ("franken_x_wing", "finned_franken_x_wing", "franken_swordfish", "finned_franken_swordfish")
 
@@ -199,7 +206,6 @@ FINNED_FRANKEN_SWORDFISH_8 = """
 """
 
 
-
 def _without(board: Board, name: str, digit: int) -> Board:
     """A copy without one candidate that the solution rules out (the pencil marks stay correct)."""
     cell = parse_cell(name)
@@ -207,8 +213,6 @@ def _without(board: Board, name: str, digit: int) -> Board:
     copy = board.copy()
     copy.cands[cell] &= ~bit(digit)
     return copy
-
-
 
 
 def test_x_wing_in_columns():
@@ -276,12 +280,10 @@ def test_finned_swordfish():
     assert "rows 2, 5 and 6" in steps[0].text
 
 
-
 def test_finned_jellyfish():
     steps = checked_steps("finned_jellyfish", Board.from_pencilmarks(FINNED_7))
     assert eliminations_of(steps) == candidates(7, "r4c9")
     assert "columns 2, 4, 7 and 8" in steps[0].text
-
 
 
 def test_sashimi_x_wing():
@@ -439,7 +441,10 @@ def _reference(board: Board, size: int, finned: bool) -> set[tuple]:
                     if bool(fins) != finned or len(boxes) > 1 or any(not pos[line] & cover for line in base):
                         continue
                     eliminations = frozenset(
-                        cell(line, x) for line in range(9) if line not in base for x in pos[line] & cover
+                        cell(line, x)
+                        for line in range(9)
+                        if line not in base
+                        for x in pos[line] & cover
                         if not fins or box_of(cell(line, x)) in boxes
                     )
                     if not eliminations:
@@ -456,8 +461,13 @@ def _found(technique: str, board: Board) -> set[tuple]:
     """The steps of a fish finder in the form of ``_reference``, checking that none repeats."""
     steps = find_all(technique, board)
     found = {
-        (technique.startswith("sashimi"), step.eliminations[0][1], frozenset(c for c, _ in step.eliminations),
-         frozenset(step.cells), frozenset(step.units))
+        (
+            technique.startswith("sashimi"),
+            step.eliminations[0][1],
+            frozenset(c for c, _ in step.eliminations),
+            frozenset(step.cells),
+            frozenset(step.units),
+        )
         for step in steps
     }
     assert len(found) == len(steps)
@@ -539,10 +549,6 @@ def test_franken_fish_agree_with_the_definitions_on_random_pencil_marks():
             assert reference[False] and reference[True]  # the boards are dense enough to hold both kinds
             assert _franken_found(f"franken_{name}", board) == reference[False]
             assert _franken_found(f"finned_franken_{name}", board) == reference[True]
-
-
-
-
 
 
 @pytest.mark.corpus

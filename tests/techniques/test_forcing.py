@@ -102,8 +102,10 @@ def test_forcing_chain_contradiction() -> None:
     assert_steps_valid(steps, solution_of(board))
     step = next(s for s in steps if s.eliminations == (cand("r4c8", 5),))
     assert step.length == 5
-    assert step.text == ("Forcing chain (contradiction): if r4c8 were 5, singles would lead to no place left for 5 "
-                         "in column 1, so r4c8 is not 5.")
+    assert step.text == (
+        "Forcing chain (contradiction): if r4c8 were 5, singles would lead to no place left for 5 "
+        "in column 1, so r4c8 is not 5."
+    )
 
 
 def test_forcing_chain_cell() -> None:

@@ -63,8 +63,10 @@ def _holds(trial: nets.Trial, fact: nets.Fact, parents: list[nets.Fact], root: B
     removals = set(parents)
     if on:
         naked = {(cell, d, False) for d in digits_of(root.cands[cell]) if d != digit}
-        hidden = [{(c, digit, False) for c in UNITS[u] if c != cell and root.cands[c] >> (digit - 1) & 1}
-                  for u in UNITS_OF[cell]]
+        hidden = [
+            {(c, digit, False) for c in UNITS[u] if c != cell and root.cands[c] >> (digit - 1) & 1}
+            for u in UNITS_OF[cell]
+        ]
         return removals == naked or removals in hidden
     return all(not p[2] for p in parents)  # pointing, claiming or a naked pair: removals that made the pattern
 
@@ -81,8 +83,11 @@ def check_proof(trial: nets.Trial, root: Board) -> int:
     conflict = _holds(trial, (cell, digit, not on), ends[:-1], root)
     removed = set(ends) if all(not f[2] for f in ends) else set()
     emptied = any(removed == {(c, d, False) for d in digits_of(root.cands[c])} for c in {f[0] for f in removed})
-    house = any(removed == {(c, d, False) for c in UNITS[u] if root.cands[c] >> (d - 1) & 1}
-                for u in range(27) for d in {f[1] for f in removed})
+    house = any(
+        removed == {(c, d, False) for c in UNITS[u] if root.cands[c] >> (d - 1) & 1}
+        for u in range(27)
+        for d in {f[1] for f in removed}
+    )
     assert conflict or emptied or house, trial.broken
     size = 0
     while stack:

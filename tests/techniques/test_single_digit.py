@@ -62,10 +62,6 @@ KITE_8 = """
 """
 
 
-
-
-
-
 def test_skyscraper_in_columns():
     # Bases r3c4 and r3c7 share row 3; tops r5c4 and r6c7; r5c9 and r6c6 see both tops.
     steps = checked_steps("skyscraper", Board.from_pencilmarks(SKYSCRAPER_4))
@@ -125,9 +121,6 @@ def test_finders_leave_the_board_alone():
     for technique in PATTERNS:
         find_all(technique, board)
     assert (board.values, board.cands) == before
-
-
-
 
 
 @pytest.mark.corpus

@@ -29,8 +29,16 @@ from sudoku_engine.grid import parse_cell
 from sudoku_engine.techniques import CATALOGUE
 
 UNIQUENESS = (
-    "unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_3", "unique_rectangle_4", "unique_rectangle_5",
-    "unique_rectangle_6", "hidden_rectangle", "avoidable_rectangle_1", "avoidable_rectangle_2", "bug_plus_1",
+    "unique_rectangle_1",
+    "unique_rectangle_2",
+    "unique_rectangle_3",
+    "unique_rectangle_4",
+    "unique_rectangle_5",
+    "unique_rectangle_6",
+    "hidden_rectangle",
+    "avoidable_rectangle_1",
+    "avoidable_rectangle_2",
+    "bug_plus_1",
 )
 # Type 5 needs two diagonal or three corners with the same single extra digit: no basic-techniques solve of the
 # corpus sample reaches one, so its published examples below stand in for the corpus.

@@ -177,11 +177,9 @@ RP01 = """
 """
 
 
-
 def _cells(*cell_names: str) -> tuple[int, ...]:
     """Cells from their names."""
     return tuple(parse_cell(name) for name in cell_names)
-
 
 
 def _checked(technique_id: str, board: Board) -> list[Step]:
@@ -279,7 +277,8 @@ def test_wxyz_wing_doubly_linked():
     # 1 (r7c8, r9c8) leaves column 8 and box 9: r1c8, r2c8, r8c8, r7c9, r8c9; 4 (r7c8, r9c7, r9c8) leaves box 9: r7c9.
     step = _step_with_cells(steps, _cells("r9c5", "r9c7", "r9c8", "r7c8"))
     assert set(step.eliminations) == candidate_pairs(
-        ("r9c4", 6), ("r1c8", 1), ("r2c8", 1), ("r8c8", 1), ("r7c9", 1), ("r8c9", 1), ("r7c9", 4))
+        ("r9c4", 6), ("r1c8", 1), ("r2c8", 1), ("r8c8", 1), ("r7c9", 1), ("r8c9", 1), ("r7c9", 4)
+    )
     assert "4" in step.text and step_se(step) == 5.5
 
 
@@ -287,8 +286,11 @@ def test_wxyz_wing_doubly_linked():
     ("puzzle", "se", "hardest"),
     [
         (".725.146..........1..4.7..98.......5.671.594...9.2.6....8...3.....9.8....4.....7.", 5.5, "wxyz_wing"),
-        ("...31.....6..97.4...142.3...3....5.2786...1395.2....6...3.597...2.68..1.....74...", 5.6,
-         "wxyz_wing_trivalue"),
+        (
+            "...31.....6..97.4...142.3...3....5.2786...1395.2....6...3.597...2.68..1.....74...",
+            5.6,
+            "wxyz_wing_trivalue",
+        ),
     ],
 )
 def test_wxyz_wing_puzzles_rate_as_sukaku_explainer_rates_them(puzzle, se, hardest):
@@ -380,13 +382,22 @@ def test_vwxyz_wing_near_misses(change):
 @pytest.mark.parametrize(
     ("puzzle", "se", "hardest"),
     [
-        ("83.7....1......7.4.69..42....7.4...9...8.1...2...9.1....14..87.4.6......3....2.15", 6.2,
-         "vwxyz_wing_pentavalue"),
-        ("...1.3...3.......7...946...7.5...8.1....5......6...3..5.2.3.9.6.7.5.8.2..4..6..5.", 6.2,
-         "vwxyz_wing_pentavalue"),
+        (
+            "83.7....1......7.4.69..42....7.4...9...8.1...2...9.1....14..87.4.6......3....2.15",
+            6.2,
+            "vwxyz_wing_pentavalue",
+        ),
+        (
+            "...1.3...3.......7...946...7.5...8.1....5......6...3..5.2.3.9.6.7.5.8.2..4..6..5.",
+            6.2,
+            "vwxyz_wing_pentavalue",
+        ),
         ("934...8567.......4..25.41..5..7.6..3....9.....2.....8.81.....92............163...", 6.3, "vwxyz_wing"),
-        (".2.....9.5.84..1.....2....43....6...84..7..35...5....97....1.....1..27.3.9.....8.", 6.4,
-         "vwxyz_wing_trivalue"),
+        (
+            ".2.....9.5.84..1.....2....43....6...84..7..35...5....97....1.....1..27.3.9.....8.",
+            6.4,
+            "vwxyz_wing_trivalue",
+        ),
     ],
 )
 def test_vwxyz_wing_puzzles_rate_as_sukaku_explainer_rates_them(puzzle, se, hardest):

@@ -133,9 +133,7 @@ def test_every_response_carries_the_security_headers(client: FlaskClient) -> Non
         assert headers["Referrer-Policy"] == "same-origin"
 
 
-def test_session_cookie_is_httponly_lax_and_secure_on_request(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_session_cookie_is_httponly_lax_and_secure_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = built(tmp_path / "plain")
     assert app.config["SESSION_COOKIE_SAMESITE"] == "Lax" and app.config["SESSION_COOKIE_HTTPONLY"]
     assert app.config["SESSION_COOKIE_SECURE"] is False

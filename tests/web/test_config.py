@@ -37,8 +37,19 @@ def test_every_documented_setting_exists() -> None:
 
 
 @pytest.mark.parametrize("setting", SWITCHES, ids=[s.env for s in SWITCHES])
-@pytest.mark.parametrize(("word", "value"), [("on", True), ("Yes", True), ("1", True), ("TRUE", True),
-                                              ("off", False), ("no", False), ("0", False), ("False", False)])
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [
+        ("on", True),
+        ("Yes", True),
+        ("1", True),
+        ("TRUE", True),
+        ("off", False),
+        ("no", False),
+        ("0", False),
+        ("False", False),
+    ],
+)
 def test_every_switch_takes_the_same_words(setting: config.Setting, word: str, value: bool) -> None:
     assert config.read(setting, {setting.env: word}) is value
 
@@ -56,9 +67,13 @@ def test_a_blank_variable_is_unset() -> None:
 
 @pytest.mark.parametrize(
     ("env", "text", "expected"),
-    [("SUDOKU_PROXY_HOPS", "2", 2), ("SUDOKU_POOL_TOLERANCE", "0.5", 0.5), ("SUDOKU_POOL_REFILL_UPTO", "3", 3),
-     ("SUDOKU_ALLOWED_HOSTS", "a.example, .b.example,", ["a.example", ".b.example"]),
-     ("SUDOKU_REDIS_URL", " redis://h:6379/0 ", "redis://h:6379/0")],
+    [
+        ("SUDOKU_PROXY_HOPS", "2", 2),
+        ("SUDOKU_POOL_TOLERANCE", "0.5", 0.5),
+        ("SUDOKU_POOL_REFILL_UPTO", "3", 3),
+        ("SUDOKU_ALLOWED_HOSTS", "a.example, .b.example,", ["a.example", ".b.example"]),
+        ("SUDOKU_REDIS_URL", " redis://h:6379/0 ", "redis://h:6379/0"),
+    ],
 )
 def test_values_are_read_as_their_kind(env: str, text: str, expected: object) -> None:
     setting = next(s for s in config.SETTINGS if s.env == env)
@@ -67,8 +82,12 @@ def test_values_are_read_as_their_kind(env: str, text: str, expected: object) ->
 
 @pytest.mark.parametrize(
     ("env", "text"),
-    [("SUDOKU_PROXY_HOPS", "-1"), ("SUDOKU_POOL_REFILL_BELOW", "0"), ("SUDOKU_POOL_TOLERANCE", "nan"),
-     ("SUDOKU_POOL_GENERATE_BUDGET_S", "soon")],
+    [
+        ("SUDOKU_PROXY_HOPS", "-1"),
+        ("SUDOKU_POOL_REFILL_BELOW", "0"),
+        ("SUDOKU_POOL_TOLERANCE", "nan"),
+        ("SUDOKU_POOL_GENERATE_BUDGET_S", "soon"),
+    ],
 )
 def test_bad_numbers_are_refused_by_name(env: str, text: str) -> None:
     setting = next(s for s in config.SETTINGS if s.env == env)

@@ -38,15 +38,37 @@ TEXT = st.one_of(ANY_TEXT, st.sampled_from(NASTY_TEXT))
 # (``sliders`` and ``targets`` of a new study are numbers parsed before anything is stored, and a good one costs a
 # puzzle generation: they are left to tests/web/test_studies.py.)
 FORM_VALUES: dict[str, list[str]] = {
-    "slider": ["30"], "digit": ["5", "0"], "mode": ["digit", "corner", "centre"], "client_ms": ["1500"],
-    "key": ["k1"], "reason": ["button", "hidden"], "view": ["v"], "on": ["on", "off"], "answer": ["agree", "decline"],
-    "email": [EMAIL], "password": [PASSWORD], "name": ["Study"], "puzzles": [EULER_01],
-    "order_scheme": ["fixed", "random", "latin"], "description": ["d"], "consent_text": ["c"], "instructions": ["i"],
-    "hint_rungs": ["4"], "time_limit_minutes": ["5"], "abandon_minutes": ["60"], "redirect_url": ["https://x.org/"],
-    "autofill": ["on"], "checking": ["on"], "breaks": ["on"],
+    "slider": ["30"],
+    "digit": ["5", "0"],
+    "mode": ["digit", "corner", "centre"],
+    "client_ms": ["1500"],
+    "key": ["k1"],
+    "reason": ["button", "hidden"],
+    "view": ["v"],
+    "on": ["on", "off"],
+    "answer": ["agree", "decline"],
+    "email": [EMAIL],
+    "password": [PASSWORD],
+    "name": ["Study"],
+    "puzzles": [EULER_01],
+    "order_scheme": ["fixed", "random", "latin"],
+    "description": ["d"],
+    "consent_text": ["c"],
+    "instructions": ["i"],
+    "hint_rungs": ["4"],
+    "time_limit_minutes": ["5"],
+    "abandon_minutes": ["60"],
+    "redirect_url": ["https://x.org/"],
+    "autofill": ["on"],
+    "checking": ["on"],
+    "breaks": ["on"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
-    "slider": ["30"], "participant_label": ["p1"], "PROLIFIC_PID": ["p2"], "STUDY_ID": ["s"], "SESSION_ID": ["s"],
+    "slider": ["30"],
+    "participant_label": ["p1"],
+    "PROLIFIC_PID": ["p2"],
+    "STUDY_ID": ["s"],
+    "SESSION_ID": ["s"],
 }
 PLACEHOLDER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
@@ -118,8 +140,15 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     player_headers = {**csrf_header_of(player), "HX-Request": "true"}
     assert player.post(f"/s/{match.group(1)}?participant_label=fuzz", headers=player_headers).status_code == 303
     game_id = player.post(f"/p/{EULER_01}", headers=player_headers).headers["Location"].rsplit("/", 1)[-1]
-    real = {"game_id": game_id, "public_id": match.group(1), "study_id": study_id, "name": "r1c1",
-            "kind": "long.csv", "puzzle": EULER_01, "filename": "css/app.css"}
+    real = {
+        "game_id": game_id,
+        "public_id": match.group(1),
+        "study_id": study_id,
+        "name": "r1c1",
+        "kind": "long.csv",
+        "puzzle": EULER_01,
+        "filename": "css/app.css",
+    }
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
 
 
@@ -140,8 +169,9 @@ def argument_kinds(rule: str) -> dict[str, str]:
     return {m.group(2): m.group(1) or "default" for m in PLACEHOLDER.finditer(rule)}
 
 
-def send(fuzzing: Fuzzing, rule: str, method: str, path_values: dict[str, str], fields: dict[str, str],
-         htmx: bool = True) -> None:
+def send(
+    fuzzing: Fuzzing, rule: str, method: str, path_values: dict[str, str], fields: dict[str, str], htmx: bool = True
+) -> None:
     """Send one request (fields as the query of a GET, else as the form) and check its answer is clear."""
     client, headers = fuzzing.client_for(rule)
     sent = headers if htmx else {k: v for k, v in headers.items() if k != "HX-Request"}
@@ -196,8 +226,7 @@ def fields_of(values: dict[str, list[str]]) -> st.SearchStrategy[dict[str, str]]
 @given(data=st.data())
 def test_every_route_with_any_input(fuzzing: Fuzzing, rule: str, method: str, data: st.DataObject) -> None:
     path_values = {
-        name: data.draw(path_value(kind, fuzzing.real[name]), label=name)
-        for name, kind in argument_kinds(rule).items()
+        name: data.draw(path_value(kind, fuzzing.real[name]), label=name) for name, kind in argument_kinds(rule).items()
     }
     fields = data.draw(fields_of(QUERY_VALUES if method == "GET" else FORM_VALUES), label="fields")
     send(fuzzing, rule, method, path_values, fields, htmx=data.draw(st.booleans(), label="htmx"))
@@ -228,7 +257,8 @@ def test_puzzle_links_with_any_text(fuzzing: Fuzzing, puzzle: str) -> None:
 def test_cell_entries_with_any_fields(fuzzing: Fuzzing, name: str, digit: str, client_ms: str) -> None:
     game_id = fuzzing.real["game_id"]
     response = fuzzing.player.post(
-        f"/g/{game_id}/cell/{quote(name, safe='')}", data={"digit": digit, "client_ms": client_ms},
+        f"/g/{game_id}/cell/{quote(name, safe='')}",
+        data={"digit": digit, "client_ms": client_ms},
         headers=fuzzing.player_headers,
     )
     assert_clear(response.status_code, response.get_data(as_text=True))

@@ -80,8 +80,9 @@ def free_game(app: Flask, client: FlaskClient) -> None:
 def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None:
     """A researcher's pages around a study with breaks, and one participant taking it from entry to the end."""
     with jobs.running_in_threads(app):  # the consumer's writes are not a request's
-        study_id = create(researcher, [(str(p.puzzle), str(p.solution)) for p in PUZZLES], breaks="on",
-                          order_scheme="fixed")
+        study_id = create(
+            researcher, [(str(p.puzzle), str(p.solution)) for p in PUZZLES], breaks="on", order_scheme="fixed"
+        )
     entry = f"/s/{public_id(app, study_id)}"
     page = get_twice(participant, f"{entry}?participant_label=p1", 200)
     enrolled = participant.post(f"{entry}?participant_label=p1", data={"csrf_token": form_token_of(page)})
@@ -104,9 +105,14 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
             participant.post(f"{entry}/start", data={"csrf_token": token})
     assert 'id="thanks"' in get_twice(participant, f"{entry}/go", 200)
     get_twice(participant, f"{entry}/break", 303)
-    for path in ("/research/", "/research/studies/new", f"/research/studies/{study_id}",
-                 f"/research/studies/{study_id}/progress", f"/research/studies/{study_id}/report",
-                 *(f"/research/studies/{study_id}/export/{kind}" for kind in ("long.csv", "wide.csv", "study.json"))):
+    for path in (
+        "/research/",
+        "/research/studies/new",
+        f"/research/studies/{study_id}",
+        f"/research/studies/{study_id}/progress",
+        f"/research/studies/{study_id}/report",
+        *(f"/research/studies/{study_id}/export/{kind}" for kind in ("long.csv", "wide.csv", "study.json")),
+    ):
         get_twice(researcher, path, 200)
     get_twice(app.test_client(), "/research/login", 200)
 
@@ -124,8 +130,10 @@ def test_no_get_route_writes(make_app: Callable[..., Flask]) -> None:
     assert result.exit_code == 0
     researcher = app.test_client()
     token = form_token(researcher, "/research/login")
-    assert researcher.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token})\
-        .status_code == 302
+    assert (
+        researcher.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}).status_code
+        == 302
+    )
     study(app, researcher, app.test_client())
     get_twice(app.test_client(), "/static/css/app.css", 200)
     assert watch.writes == []

@@ -52,8 +52,10 @@ def researcher(app: Flask) -> FlaskClient:
     assert app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
     client = app.test_client()
     token = form_token(client, "/research/login")
-    assert client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}
-                       ).status_code == 302
+    assert (
+        client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}).status_code
+        == 302
+    )
     return client
 
 
@@ -129,8 +131,9 @@ def test_uploaded_hard_puzzles_are_prepared_by_the_consumer_while_the_page_shows
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
     assert 'id="entry-link"' in page and "Preparing" not in page
     with db.sessions_of(app)() as session:
-        rows = list(session.scalars(select(StudyPuzzle).where(StudyPuzzle.study_id == study_id)
-                                    .order_by(StudyPuzzle.position)))
+        rows = list(
+            session.scalars(select(StudyPuzzle).where(StudyPuzzle.study_id == study_id).order_by(StudyPuzzle.position))
+        )
     assert [(row.puzzle, row.solution) for row in rows] == chosen
     assert all(row.rating is not None and row.d is not None and row.d >= 7.0 for row in rows)
     opened = app.test_client().get(f"/s/{public_id(app, study_id)}?participant_label=now")
@@ -152,8 +155,9 @@ def bank_rows(app: Flask) -> dict[str, BankPuzzle]:
 def study_puzzles(app: Flask, study_id: int) -> list[str]:
     """The bank forms of a study's puzzles, in order."""
     with db.sessions_of(app)() as session:
-        found = session.scalars(select(StudyPuzzle.puzzle).where(StudyPuzzle.study_id == study_id)
-                                .order_by(StudyPuzzle.position))
+        found = session.scalars(
+            select(StudyPuzzle.puzzle).where(StudyPuzzle.study_id == study_id).order_by(StudyPuzzle.position)
+        )
         return [canonical_form(puzzle) for puzzle in found]
 
 
@@ -230,8 +234,12 @@ def test_unplayable_puzzles_are_refused_each_by_its_line_and_nothing_is_queued(
     response = researcher.post("/research/studies/new", data=data)
     text = response.get_data(as_text=True)
     assert response.status_code == 400
-    for expected in ("Line 2: the puzzle is already solved", "Line 3: the puzzle has more than one solution",
-                     "Line 4: this is not a valid puzzle", "Line 6: the puzzle has no solution"):
+    for expected in (
+        "Line 2: the puzzle is already solved",
+        "Line 3: the puzzle has more than one solution",
+        "Line 4: this is not a valid puzzle",
+        "Line 6: the puzzle has no solution",
+    ):
         assert expected in text
     assert "Line 1" not in text
     assert jobs.queue_of(app).pending_count() == 0
@@ -239,9 +247,7 @@ def test_unplayable_puzzles_are_refused_each_by_its_line_and_nothing_is_queued(
         assert session.scalar(select(StudyPuzzle.id)) is None
 
 
-def test_a_players_entries_go_through_while_a_study_is_rated(
-    app: Flask, researcher: FlaskClient, gate: Gate
-) -> None:
+def test_a_players_entries_go_through_while_a_study_is_rated(app: Flask, researcher: FlaskClient, gate: Gate) -> None:
     """The job is held in the middle of its rating; a player's requests all succeed meanwhile (a write transaction
     left open by the job would make them wait and fail with "database is locked")."""
     player = app.test_client()
@@ -254,8 +260,9 @@ def test_a_players_entries_go_through_while_a_study_is_rated(
         study_id = post_study(researcher, puzzles="\n".join(p for p, _s in hard_puzzles(2)))
         gate.wait()
         statuses = [
-            player.post(f"{game_url}/cell/{cell_name(cell)}", data={"digit": solution[cell]}, headers=headers)
-            .status_code
+            player.post(
+                f"{game_url}/cell/{cell_name(cell)}", data={"digit": solution[cell]}, headers=headers
+            ).status_code
             for cell in blanks(str(easy.puzzle))
         ]
         gate.released.set()

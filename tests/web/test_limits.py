@@ -123,8 +123,9 @@ def test_an_unknown_email_costs_the_same_hash_check_as_a_known_one(make_app, mon
     assert create_researcher(app) == 0
     checked = []
     real = views.check_password_hash
-    monkeypatch.setattr(views, "check_password_hash", lambda stored, given: checked.append(stored.split("$")[0])
-                        or real(stored, given))
+    monkeypatch.setattr(
+        views, "check_password_hash", lambda stored, given: checked.append(stored.split("$")[0]) or real(stored, given)
+    )
     client = app.test_client()
     headers = csrf_header_of(client)
     for email in ("r@example.org", "nobody@example.org"):
@@ -143,8 +144,12 @@ def test_failed_log_ins_for_one_account_are_limited_across_addresses(make_app):
     headers = csrf_header_of(client)
 
     def log_in(email, password, address):
-        return client.post("/research/login", data={"email": email, "password": password}, headers=headers,
-                           environ_base={"REMOTE_ADDR": address})
+        return client.post(
+            "/research/login",
+            data={"email": email, "password": password},
+            headers=headers,
+            environ_base={"REMOTE_ADDR": address},
+        )
 
     for number, email in enumerate(("r@example.org", " R@Example.org ", "r@example.org")):
         assert log_in(email, "wrong", f"192.0.2.{number + 1}").status_code == 401

@@ -41,8 +41,14 @@ def start_together(tmp_path: Path, database_url: str) -> list[str | None]:
     go = tmp_path / "go"
     readies = [tmp_path / f"ready{n}" for n in range(STARTERS)]
     processes = [
-        subprocess.Popen([sys.executable, "-c", STARTER, str(ready), str(go), str(tmp_path / f"instance{n}")],
-                         cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", STARTER, str(ready), str(go), str(tmp_path / f"instance{n}")],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for n, ready in enumerate(readies)
     ]
     try:

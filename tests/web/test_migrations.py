@@ -23,8 +23,16 @@ def table_names(app: Flask) -> set[str]:
 
 def test_migration_creates_tables_and_index(app: Flask) -> None:
     assert table_names(app) == {
-        "alembic_version", "games", "events", "bank", "users", "studies", "study_puzzles", "participants",
-        "calibrations", "study_reports",
+        "alembic_version",
+        "games",
+        "events",
+        "bank",
+        "users",
+        "studies",
+        "study_puzzles",
+        "participants",
+        "calibrations",
+        "study_reports",
     }
     indexes = inspect(db.engine_of(app)).get_indexes("events")
     assert sorted((index["name"], index["column_names"], index["unique"]) for index in indexes) == [
@@ -76,8 +84,13 @@ def test_time_model_revision_clears_the_unused_bank_and_retires_old_refits(make_
     with db.engine_of(app).begin() as connection:
         for index, used in enumerate((False, True, False)):
             connection.execute(insert_bank, {"p": str(index) * 81, "used": used})
-        connection.execute(text("INSERT INTO calibrations (intercept, slope, puzzles, active, created_at) "
-                                "VALUES (2.0, 0.3, 5, :on, '2025-01-01')"), {"on": True})
+        connection.execute(
+            text(
+                "INSERT INTO calibrations (intercept, slope, puzzles, active, created_at) "
+                "VALUES (2.0, 0.3, 5, :on, '2025-01-01')"
+            ),
+            {"on": True},
+        )
     db.upgrade(app, "head")
     with db.engine_of(app).connect() as connection:
         assert connection.execute(text("SELECT puzzle FROM bank")).scalars().all() == ["1" * 81]

@@ -281,7 +281,6 @@ def test_print_view_shows_the_givens(client: FlaskClient, generated: Generated) 
     assert client.get("/print/abc").status_code == 400
 
 
-
 def test_rung_three_marks_the_hinted_candidates(
     app: Flask, client: FlaskClient, csrf_headers: dict[str, str], game_id: str
 ) -> None:

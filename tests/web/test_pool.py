@@ -243,9 +243,7 @@ def test_refill_runs_in_a_child_process_after_a_draw(
         assert not pool.refill_if_low(make_app(POOL_REFILL=False), session, target)
 
 
-def test_refiller_runs_one_thread_and_skips_targets_already_queued(
-    app: Flask, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_refiller_runs_one_thread_and_skips_targets_already_queued(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     done: list[float] = []
 
@@ -350,9 +348,7 @@ def test_the_bank_refuses_puzzles_over_the_givens_limit() -> None:
     assert pool.try_rate(crowded) == "41 givens: the bank keeps puzzles of at most 40"
 
 
-def test_seed_rows_are_served_again_when_the_unused_ones_run_out(
-    app: Flask, records: list[pool.BankRecord]
-) -> None:
+def test_seed_rows_are_served_again_when_the_unused_ones_run_out(app: Flask, records: list[pool.BankRecord]) -> None:
     """The top of the slider cannot be generated: a shipped seed row near the target is served again, the one served
     longest ago first, before anything is generated; rows of other sources are served once."""
     seeds = [{**record, "source": pool.SEED_SOURCE} for record in records[:2]]

@@ -155,7 +155,10 @@ def seed_file(path: Path, records: list[pool.BankRecord], extra: str = "") -> Pa
 
 
 def test_seed_inserts_the_records_without_rating_them(
-    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord],
+    app: Flask,
+    runner: FlaskCliRunner,
+    tmp_path: Path,
+    seed_records: list[pool.BankRecord],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def no_rating(*_args: object, **_kwargs: object) -> None:
@@ -191,7 +194,10 @@ def test_seed_is_idempotent_and_skips_puzzles_in_the_bank(
 
 
 def test_seed_without_a_file_adds_the_shipped_set(
-    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord],
+    app: Flask,
+    runner: FlaskCliRunner,
+    tmp_path: Path,
+    seed_records: list[pool.BankRecord],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(seed, "SEED_FILE", tmp_path / "absent.jsonl")

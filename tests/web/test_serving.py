@@ -58,17 +58,37 @@ class Browser:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], dict[str, str]]]:
     """gunicorn as ``make run`` starts it, on a temp database, in a process group of its own; its URL."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}", "SECRET_KEY": "served-test",
-           "SUDOKU_HTMX": "vendor", "SUDOKU_POOL_REFILL": "0"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}",
+        "SECRET_KEY": "served-test",
+        "SUDOKU_HTMX": "vendor",
+        "SUDOKU_POOL_REFILL": "0",
+    }
     env.pop("SUDOKU_REDIS_URL", None)
     app = f"webapp:create_app({{'INSTANCE_PATH': {str(tmp_path / 'instance')!r}}})"  # its queue: instance/jobs.db
     flask = [sys.executable, "-m", "flask", "--app", app]
     subprocess.run([*flask, "init-db"], env=env, cwd=ROOT, check=True, capture_output=True)
-    subprocess.run([*flask, "user", "create", "served@example.org", "--password", PASSWORD], env=env, cwd=ROOT,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*flask, "user", "create", "served@example.org", "--password", PASSWORD],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "--config", "python:webapp.gunicorn_conf", "--workers", "1",
-               "--bind", f"127.0.0.1:{port}", app]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        "python:webapp.gunicorn_conf",
+        "--workers",
+        "1",
+        "--bind",
+        f"127.0.0.1:{port}",
+        app,
+    ]
     started = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
     try:
         yield f"http://127.0.0.1:{port}", started, env
@@ -98,8 +118,9 @@ def test_the_server_runs_the_consumer_and_ctrl_c_stops_everything(
     assert browser.post("/research/login", {"email": "served@example.org", "password": PASSWORD}).endswith("/research/")
     browser.get("/research/studies/new")
     puzzle = str(generate_puzzle(seed=5100, givens=60).puzzle)
-    landed = browser.post("/research/studies/new", {"name": "Served", "puzzles": puzzle, "order_scheme": "fixed",
-                                                    "hint_rungs": "4"})
+    landed = browser.post(
+        "/research/studies/new", {"name": "Served", "puzzles": puzzle, "order_scheme": "fixed", "hint_rungs": "4"}
+    )
     study = re.fullmatch(rf"{re.escape(base)}/research/studies/(\d+)", landed)
     assert study is not None, landed
     page = f"/research/studies/{study.group(1)}"

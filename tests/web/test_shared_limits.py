@@ -21,8 +21,11 @@ def failed_log_in(client: FlaskClient, headers: dict[str, str]) -> int:
 def test_two_instances_sharing_redis_allow_the_limit_once_in_total(make_app: Callable[..., Flask]) -> None:
     """Three failed log-ins allowed in total, not three on each instance: two on the first, one on the second,
     then both refuse."""
-    shared = {"RATELIMIT_STORAGE_URI": redis_url(), "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-              "LIMIT_LOGIN": "3 per minute"}
+    shared = {
+        "RATELIMIT_STORAGE_URI": redis_url(),
+        "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        "LIMIT_LOGIN": "3 per minute",
+    }
     first, second = make_app(**shared).test_client(), make_app(**shared).test_client()
     first_headers, second_headers = csrf_header_of(first), csrf_header_of(second)
     assert [failed_log_in(first, first_headers) for _ in range(2)] == [401, 401]

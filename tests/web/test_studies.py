@@ -61,8 +61,16 @@ def form_token(client: FlaskClient, path: str) -> str:
 
 def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) -> int:
     """Create a study with the pasted puzzles and wait until the job made it ready; its id."""
-    data = {"name": "Pilot", "puzzles": "\n".join(p for p, _s in pasted), "order_scheme": "latin",
-            "hint_rungs": "4", "autofill": "on", "checking": "on", "abandon_minutes": "60", **fields}
+    data = {
+        "name": "Pilot",
+        "puzzles": "\n".join(p for p, _s in pasted),
+        "order_scheme": "latin",
+        "hint_rungs": "4",
+        "autofill": "on",
+        "checking": "on",
+        "abandon_minutes": "60",
+        **fields,
+    }
     data["csrf_token"] = form_token(client, "/research/studies/new")
     response = client.post("/research/studies/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
@@ -240,9 +248,11 @@ def test_labels_are_stored_as_keyed_hashes_and_bring_a_participant_back(
         people = list(db.get_session().scalars(select(Participant)))
     assert len(people) == 1
     stored = repr(people[0].labels) + str(people[0].label_hash)
-    assert "5f1a2b" not in stored and "st9" not in stored and set(people[0].labels) == {
-        "PROLIFIC_PID", "STUDY_ID", "SESSION_ID"
-    }
+    assert (
+        "5f1a2b" not in stored
+        and "st9" not in stored
+        and set(people[0].labels) == {"PROLIFIC_PID", "STUDY_ID", "SESSION_ID"}
+    )
     assert people[0].label_hash == studies.label_hash("test-secret", "5f1a2b")
 
 
@@ -410,8 +420,10 @@ def test_a_declining_participant_gives_the_square_row_back(
 def test_study_puzzles_by_slider_values_and_by_target_d(app: Flask, researcher: FlaskClient) -> None:
     """Each target gets an isomorph of the bank row made near it, and that row is claimed."""
     asked = {"sliders": [target_for_slider(10), target_for_slider(40)], "targets": [1.5, 3.4]}
-    made = {field: [bank_record(t, 6000 + 10 * n + i) for i, t in enumerate(targets)]
-            for n, (field, targets) in enumerate(asked.items())}
+    made = {
+        field: [bank_record(t, 6000 + 10 * n + i) for i, t in enumerate(targets)]
+        for n, (field, targets) in enumerate(asked.items())
+    }
     with app.app_context():
         pool.add(db.get_session(), [record for records in made.values() for record in records])
     by_slider = create(researcher, [], puzzles="", sliders="10, 40")
@@ -448,8 +460,13 @@ def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_pa
 
 def upload(client: FlaskClient, content: bytes) -> TestResponse:
     """Post the new-study form with ``content`` as the uploaded puzzle file (no pasted puzzles)."""
-    data = {"name": "Uploaded", "puzzles": "", "order_scheme": "fixed", "puzzle_file": (io.BytesIO(content), "p.txt"),
-            "csrf_token": form_token(client, "/research/studies/new")}
+    data = {
+        "name": "Uploaded",
+        "puzzles": "",
+        "order_scheme": "fixed",
+        "puzzle_file": (io.BytesIO(content), "p.txt"),
+        "csrf_token": form_token(client, "/research/studies/new"),
+    }
     return client.post("/research/studies/new", data=data, content_type="multipart/form-data")
 
 

@@ -85,8 +85,14 @@ def true_b(d: float) -> float:
     return 5.0 + 0.4 * d
 
 
-def run_bot(client: FlaskClient, entry: str, theta: float, rng: np.random.Generator, clock: SimulatedClock,
-            d_of: dict[str, float]) -> int:
+def run_bot(
+    client: FlaskClient,
+    entry: str,
+    theta: float,
+    rng: np.random.Generator,
+    clock: SimulatedClock,
+    d_of: dict[str, float],
+) -> int:
     """One participant: consent, start, solve every puzzle in its order at the drawn times; requests sent."""
     sent = 0
     enter_study(client, entry)
@@ -138,9 +144,16 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
     token = csrf_token_of(client.get("/research/login").get_data(as_text=True))
     client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token})
-    data = {"name": "Simulated", "puzzles": "\n".join(chosen), "order_scheme": "latin",
-            "hint_rungs": "4", "autofill": "on", "checking": "on", "abandon_minutes": "600",
-            "csrf_token": form_token(client, "/research/studies/new")}
+    data = {
+        "name": "Simulated",
+        "puzzles": "\n".join(chosen),
+        "order_scheme": "latin",
+        "hint_rungs": "4",
+        "autofill": "on",
+        "checking": "on",
+        "abandon_minutes": "600",
+        "csrf_token": form_token(client, "/research/studies/new"),
+    }
     created = client.post("/research/studies/new", data=data)
     study_id = int(created.headers["Location"].rsplit("/", 1)[1])
     assert prepared(app, study_id).state == "ready"

@@ -73,12 +73,21 @@ def hosts(shared_database: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     ports = [free_port(), free_port()]
     for number, port in enumerate(ports):
         folder = tmp_path_factory.mktemp(f"host{number}")
-        command = [str(bin_dir / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{port}", "--log-level",
-                   "warning", "--chdir", str(ROOT), "webapp:create_app()"]
+        command = [
+            str(bin_dir / "gunicorn"),
+            "--workers",
+            "2",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "--chdir",
+            str(ROOT),
+            "webapp:create_app()",
+        ]
         servers.append(subprocess.Popen(command, env={**env, "HOME": str(folder)}, cwd=folder))
     consumer = [sys.executable, "-m", "flask", "--app", "webapp", "jobs", "run"]
-    servers.append(subprocess.Popen(consumer, env={**env, "HOME": str(folder)}, cwd=ROOT,
-                                    stdout=subprocess.DEVNULL))
+    servers.append(subprocess.Popen(consumer, env={**env, "HOME": str(folder)}, cwd=ROOT, stdout=subprocess.DEVNULL))
     try:
         for port in ports:
             wait_for(port)
@@ -175,8 +184,9 @@ def test_a_rate_limit_counts_the_requests_of_both_hosts(hosts: list[int]) -> Non
 def test_a_bank_row_is_served_once_across_hosts(hosts: list[int], shared_database: str) -> None:
     target = target_for_slider(40)
     made = [generate_puzzle(seed=100 + i, givens=38) for i in range(6)]
-    records = [pool.record_of(m.puzzle.values, m.solution.values, rate(m.puzzle, measures=False), "import")
-               for m in made]
+    records = [
+        pool.record_of(m.puzzle.values, m.solution.values, rate(m.puzzle, measures=False), "import") for m in made
+    ]
     engine = create_engine(shared_database)
     with sessionmaker(engine)() as session:
         assert pool.add(session, [{**r, "d": target + 0.01 * i} for i, r in enumerate(records)]) == len(records)
@@ -265,8 +275,13 @@ def test_studies_made_on_either_host_are_prepared_once_by_the_shared_queue(
     made = [[str(generate_puzzle(seed=300 + 10 * study + i, givens=60).puzzle) for i in range(2)] for study in range(4)]
 
     def create(index: int) -> int:
-        form = {"name": f"Host {index % 2}", "puzzles": "\n".join(made[index]), "order_scheme": "fixed",
-                "hint_rungs": "4", "abandon_minutes": "60"}
+        form = {
+            "name": f"Host {index % 2}",
+            "puzzles": "\n".join(made[index]),
+            "order_scheme": "fixed",
+            "hint_rungs": "4",
+            "abandon_minutes": "60",
+        }
         status, page, location = researcher.send(hosts[index % 2], "POST", "/research/studies/new", form)
         assert status == 303, page
         return int(location.rsplit("/", 1)[1])
@@ -281,8 +296,11 @@ def test_studies_made_on_either_host_are_prepared_once_by_the_shared_queue(
     assert job_wait(states, "the studies to be prepared") == ["ready"] * len(made)
     with sessionmaker(engine)() as session:
         stored = {
-            study_id: list(session.scalars(select(StudyPuzzle.puzzle).where(StudyPuzzle.study_id == study_id)
-                                           .order_by(StudyPuzzle.position)))
+            study_id: list(
+                session.scalars(
+                    select(StudyPuzzle.puzzle).where(StudyPuzzle.study_id == study_id).order_by(StudyPuzzle.position)
+                )
+            )
             for study_id in study_ids
         }
     engine.dispose()

@@ -70,8 +70,12 @@ def is_htmx() -> bool:
 def index() -> ResponseReturnValue:
     """The start page: the difficulty slider, what it asks for, and the New puzzle button."""
     budget_s = float(current_app.config["POOL_GENERATE_BUDGET_S"])
-    return render_template("play/index.html", slider=DEFAULT_SLIDER, info=calibrated(describe(DEFAULT_SLIDER)),
-                           request_timeout_ms=round(1000 * (budget_s + NEW_REQUEST_MARGIN_S)))
+    return render_template(
+        "play/index.html",
+        slider=DEFAULT_SLIDER,
+        info=calibrated(describe(DEFAULT_SLIDER)),
+        request_timeout_ms=round(1000 * (budget_s + NEW_REQUEST_MARGIN_S)),
+    )
 
 
 @bp.get("/slider")
@@ -118,8 +122,13 @@ def puzzle_link(puzzle: str) -> ResponseReturnValue:
     try:
         if request.method == "GET":
             games.playable(puzzle)
-            return render_template("autostart.html", heading="Play this puzzle", button="Start playing",
-                                   button_id="play-puzzle", action=url_for("play.puzzle_link", puzzle=puzzle))
+            return render_template(
+                "autostart.html",
+                heading="Play this puzzle",
+                button="Start playing",
+                button_id="play-puzzle",
+                action=url_for("play.puzzle_link", puzzle=puzzle),
+            )
         game = games.new_game_from_text(get_session(), puzzle)
     except InvalidPuzzle as error:
         abort(400, description=f"This is not a valid puzzle: {error}.")

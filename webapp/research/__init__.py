@@ -66,7 +66,6 @@ def create_user(email: str, password: str) -> None:
     click.echo(f"Created the researcher account {email}.")
 
 
-
 @study_cli.command("report")
 @click.argument("study_id", type=click.IntRange(1, INTEGER_COLUMN_MAX))
 def report_command(study_id: int) -> None:

@@ -159,7 +159,6 @@ def settings_of_form() -> dict[str, Any]:
     return settings
 
 
-
 def bounded_int(text: str, name: str, low: int, high: int) -> int:
     """A whole number within bounds, or a StudyError naming the field."""
     try:

@@ -48,8 +48,13 @@ def entry(public_id: str) -> ResponseReturnValue:
         who = studies.identity(studies.hashed_labels(secret, labels))
         participant = studies.returning(get_session(), study, remembered(study), who)
         if participant is None:
-            return render_template("autostart.html", heading=study.name, button="Take part", button_id="enter-study",
-                                   action=request.full_path)
+            return render_template(
+                "autostart.html",
+                heading=study.name,
+                button="Take part",
+                button_id="enter-study",
+                action=request.full_path,
+            )
     else:
         try:
             participant = studies.enter(get_session(), study, secret, labels, remembered(study))
@@ -71,8 +76,12 @@ def step(public_id: str) -> ResponseReturnValue:
             return redirect(url_for("play.game", game_id=game.id), 303)
         if puzzle is not None:  # the next puzzle is opened by a post (the break page's button)
             return render_template("study/break.html", study=study, participant=participant)
-    templates = {"consent": "study/consent.html", "instructions": "study/instructions.html",
-                 "declined": "study/declined.html", "done": "study/done.html"}
+    templates = {
+        "consent": "study/consent.html",
+        "instructions": "study/instructions.html",
+        "declined": "study/declined.html",
+        "done": "study/done.html",
+    }
     redirect_url = study.settings.get("redirect_url")
     if participant.state == "done" and redirect_url and studies.is_web_address(redirect_url):
         return redirect(redirect_url, 303)

@@ -20,9 +20,7 @@ depends_on: str | None = None
 def upgrade() -> None:
     """Add games.effort and calibrations.model (earlier refits: "call_count", out of force); drop unused bank rows."""
     op.add_column("games", sa.Column("effort", sa.Double(), nullable=True))
-    op.add_column(
-        "calibrations", sa.Column("model", sa.String(length=16), server_default="call_count", nullable=False)
-    )
+    op.add_column("calibrations", sa.Column("model", sa.String(length=16), server_default="call_count", nullable=False))
     op.execute(sa.text("UPDATE calibrations SET active = :off").bindparams(off=False))
     op.execute(sa.text("DELETE FROM bank WHERE used = :off").bindparams(off=False))
 
