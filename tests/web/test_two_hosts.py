@@ -8,6 +8,7 @@ are prepared once each by the one job consumer (``flask jobs run``, beside the s
 from __future__ import annotations
 
 import http.client
+import os
 import re
 import subprocess
 import sys
@@ -38,7 +39,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 SECRET = "two-hosts-secret"
 LINK_LIMIT = 4
-REDIS_DB = 7  # a Redis database no other test uses
+# A Redis database no other test uses, one per test process: if the module's tests are shared out between the two
+# processes, each has its own hosts and its own counts.
+REDIS_DB = 7 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 
 
 @pytest.fixture(scope="module")
