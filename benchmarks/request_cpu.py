@@ -37,6 +37,7 @@ from typing import Any
 from corpus_stats import p95
 from flask import Flask
 from flask.testing import FlaskClient
+from play import CSRF
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 from werkzeug.test import TestResponse
@@ -83,9 +84,10 @@ class Meter:
 
 def csrf_of(client: FlaskClient, path: str) -> str:
     """The CSRF token on a page."""
-    page = client.get(path).get_data(as_text=True)
-    marker = 'name="csrf-token" content="'
-    return page.split(marker, 1)[1].split('"', 1)[0]
+    match = CSRF.search(client.get(path).get_data(as_text=True))
+    if match is None:
+        raise SystemExit(f"no CSRF token on {path}")
+    return match.group(1)
 
 
 def logged_in(app: Flask) -> FlaskClient:

@@ -55,8 +55,11 @@ class View:
 def peek(session: Session, study: Study) -> View:
     """The study's report for its current data if it is computed, else the latest computed one and ``computing``
     set; reads only (a page view), the page's poll (``lookup``) starts the computation."""
-    key = data_key(session, study)
-    rows = _rows(session, study)
+    return _view(_rows(session, study), data_key(session, study))
+
+
+def _view(rows: list[StudyReport], key: str) -> View:
+    """The view of the stored reports (newest first) for the data's current key."""
     latest = next((row for row in rows if row.state == DONE), None)
     exact = next((row for row in rows if row.key == key), None)
     if exact is not None and exact.state != COMPUTING:
@@ -74,11 +77,11 @@ def _rows(session: Session, study: Study) -> list[StudyReport]:
 def lookup(app: Flask, session: Session, study: Study) -> View:
     """As ``peek``, and the current report queued unless a computation of the study is under way already (one at a
     time per study; one that shows no sign of life is queued again)."""
-    view = peek(session, study)
-    if not view.computing:
-        return view
     key = data_key(session, study)
     rows = _rows(session, study)
+    view = _view(rows, key)
+    if not view.computing:
+        return view
     latest = view.shown
     running = next((row for row in rows if row.state == COMPUTING), None)
     if running is not None:
