@@ -16,7 +16,8 @@ from sudoku_engine.grid import cell_name
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import describe, target_for_slider
 from sudoku_engine.solver import count_solutions, solve
-from webapp import assets, db, pool
+from webapp import assets, db
+from webapp.bank import pool
 from webapp.models import BankPuzzle, Game
 
 VENDORED_HTMX = Path(__file__).resolve().parents[2] / "static" / assets.HTMX_VENDOR_PATH

@@ -17,8 +17,10 @@ from sqlalchemy.orm import Session
 from sudoku_engine import hints
 from sudoku_engine.grid import UNITS
 
+from ..models import Game
 from . import playstate
-from .games import (
+from .playstate import ActionRefused
+from .store import (
     Outcome,
     check_open,
     complete_if_solved,
@@ -29,8 +31,6 @@ from .games import (
     state_of,
     store_state,
 )
-from .models import Game
-from .playstate import ActionRefused
 
 RUNGS = 4
 

@@ -1,5 +1,6 @@
 """The time model in force: the population prior of ``sudoku_engine.difficulty``, or the latest refit from a study
-(``report.refit_calibration`` fits it; this module stores and reads it for the play pages and the report)."""
+(``webapp.research.report.refit_calibration`` fits it; this module stores and reads it for the play pages, which
+show a game's and the slider's predicted minutes, and for the report)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from sudoku_engine import difficulty
 
-from .models import Calibration, utcnow
+from ..models import Calibration, utcnow
 
 
 def put_in_force(session: Session, study_id: int, intercept: float, slope: float, puzzles: int) -> Calibration:
