@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, NoReturn, TypeVar
 
 from flask import abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 
-from sudoku_engine import difficulty
 from sudoku_engine.grid import Grid, InvalidPuzzle
-from sudoku_engine.slider import describe
 
 from ..bank import pool
 from ..db import get_session
 from ..games import boardview, hints, store
-from ..games.access import may_play, study_context
-from ..games.calibration import calibration_in_force
-from ..games.playstate import ActionRefused
-from ..games.store import Action, Outcome
+from ..games.access import StudyPlace, may_play, study_context
+from ..games.boardview import CellView
+from ..games.calibration import calibration_in_force, slider_description
+from ..games.hints import GameHint
+from ..games.playstate import ActionRefused, PlayState
+from ..games.store import Action, Difficulty, Outcome
 from ..models import Game
 from . import bp
 from .inputs import (
@@ -74,7 +75,7 @@ def index() -> ResponseReturnValue:
     return render_template(
         "play/index.html",
         slider=DEFAULT_SLIDER,
-        info=calibrated(describe(DEFAULT_SLIDER)),
+        info=slider_description(get_session(), DEFAULT_SLIDER),
         request_timeout_ms=round(1000 * (budget_s + NEW_REQUEST_MARGIN_S)),
     )
 
@@ -83,16 +84,7 @@ def index() -> ResponseReturnValue:
 def slider_info() -> ResponseReturnValue:
     """The zone, target D and predicted minutes of a slider value, as the fragment the start page swaps in."""
     slider = parsed(parse_slider, request.args.get("slider"))
-    return render_template("play/_slider_info.html", info=calibrated(describe(slider)))
-
-
-def calibrated(info: dict[str, object]) -> dict[str, object]:
-    """The slider's description with the predicted minutes of the time model in force."""
-    scale, exponent, row = calibration_in_force(get_session())
-    if row is None:
-        return info
-    minutes = difficulty.predicted_minutes(float(str(info["effort"])), scale, exponent)
-    return {**info, "predicted_minutes": round(minutes, 1)}
+    return render_template("play/_slider_info.html", info=slider_description(get_session(), slider))
 
 
 @bp.post("/new")
@@ -152,7 +144,8 @@ def print_view(puzzle: str) -> ResponseReturnValue:
 def game(game_id: str) -> ResponseReturnValue:
     """The game page, with a new view id; its script reports it shown (``shown``), which starts the clock."""
     current = load_game(game_id)
-    return render_template("play/game.html", view=store.new_view_id(), **page_context(get_session(), current))
+    page = page_context(get_session(), current)
+    return render_template("play/game.html", view=store.new_view_id(), **page.context())
 
 
 @bp.post("/g/<game_id>/shown")
@@ -162,20 +155,40 @@ def shown(game_id: str) -> ResponseReturnValue:
     return board_action(load_game(game_id), lambda s, g, ms, key: store.open_view(s, g, view, ms, key))
 
 
-def page_context(session: Session, current: Game) -> dict[str, object]:
+@dataclass(frozen=True)
+class GamePage:
     """Everything the game page and the action answers render."""
-    return {
-        "game": current,
-        "board": boardview.board(current),
-        "rating": store.difficulty_of(current, calibration_in_force(session)[:2]),
-        "hint": hints.current(current),
-        "state": store.state_of(current),
-        "elapsed": store.active_seconds(current),
-        "hints_by_rung": store.hints_by_rung(session, current) if current.completed_at else None,
-        "settings": {key: store.setting(current, key) for key in store.PLAY_DEFAULTS},
-        "time_up": store.time_is_up(current),
-        "study": study_context(current),
-    }
+
+    game: Game
+    board: list[CellView]
+    rating: Difficulty | None
+    hint: GameHint | None
+    state: PlayState
+    elapsed: float
+    hints_by_rung: list[int] | None
+    settings: dict[str, Any]
+    time_up: bool
+    study: StudyPlace | None
+
+    def context(self) -> dict[str, object]:
+        """The parts as the templates' variables, one per field."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+
+def page_context(session: Session, current: Game) -> GamePage:
+    """The game page's parts for the game as it is now."""
+    return GamePage(
+        game=current,
+        board=boardview.board(current),
+        rating=store.difficulty_of(current, calibration_in_force(session)[:2]),
+        hint=hints.current(current),
+        state=store.state_of(current),
+        elapsed=store.active_seconds(current),
+        hints_by_rung=store.hints_by_rung(session, current) if current.completed_at else None,
+        settings={key: store.setting(current, key) for key in store.PLAY_DEFAULTS},
+        time_up=store.time_is_up(current),
+        study=study_context(current),
+    )
 
 
 Run = Callable[[Session, Game, float | None, str | None], Outcome]
@@ -195,9 +208,9 @@ def board_action(current: Game, run: Run) -> ResponseReturnValue:
         abort(503, description=str(error))
     if not is_htmx():
         return redirect(url_for("play.game", game_id=current.id), 303)
-    context = page_context(session, current)
-    cells = boardview.changed(before, context["board"])  # type: ignore[arg-type]
-    return render_template("play/_update.html", cells=cells, outcome=outcome, **context)
+    page = page_context(session, current)
+    cells = boardview.changed(before, page.board)
+    return render_template("play/_update.html", cells=cells, outcome=outcome, **page.context())
 
 
 @bp.post("/g/<game_id>/cell/<name>")
