@@ -48,8 +48,9 @@ from sqlalchemy import create_engine, func, make_url, select, text
 from werkzeug.security import generate_password_hash
 
 from sudoku_engine.solver import solve
-from webapp import create_app, db, studies
+from webapp import create_app, db
 from webapp.models import Event, User
+from webapp.study import studies
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')

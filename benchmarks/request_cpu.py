@@ -42,11 +42,13 @@ from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 from werkzeug.test import TestResponse
 
-from webapp import create_app, db, jobs, preparing, report, report_cache
+from webapp import create_app, db, jobs
 from webapp.models import Game, Participant, Study, User, utcnow
+from webapp.research import report, report_cache
+from webapp.study import preparing
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_BANK = ROOT / "webapp" / "seed_bank" / "hardest.jsonl"
+SEED_BANK = ROOT / "webapp" / "bank" / "seed_bank" / "hardest.jsonl"
 EMAIL, PASSWORD = "cpu@example.org", "request-cpu-benchmark"
 WAIT_S = 1800.0
 

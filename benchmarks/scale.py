@@ -121,7 +121,7 @@ def rate_all(puzzles: Sequence[str], jobs: int) -> list[tuple[float, float, floa
 def time_model(options: argparse.Namespace) -> None:
     """Figure 1."""
     print("1. time model")
-    minutes = [float(str(describe(s)["predicted_minutes"])) for s in range(0, 101)]
+    minutes = [describe(s).predicted_minutes for s in range(0, 101)]
     monotone = all(a <= b for a, b in zip(minutes, minutes[1:]))
     print("  slider -> predicted minutes: " + ", ".join(f"{s}: {minutes[s]:.1f}" for s in range(0, 101, 5)))
     print(

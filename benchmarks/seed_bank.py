@@ -1,4 +1,4 @@
-"""Build the shipped seed set (``webapp/seed_bank/hardest.jsonl`` and its ``SOURCE.md``) from the hardest lists.
+"""Build the shipped seed set (``webapp/bank/seed_bank/hardest.jsonl`` and its ``SOURCE.md``) from the hardest lists.
 
 The top of the slider (D about 8 to 12: forcing chains, nets, nested forcing chains) cannot be generated on demand,
 so the bank holds such puzzles from set-up (``flask pool seed``, which ``make run`` calls). Candidates are the
@@ -42,8 +42,8 @@ from sudoku_engine.grid import InvalidPuzzle, parse_values
 from sudoku_engine.rating import NotUnique, rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import solve
-from webapp import pool, seed
-from webapp.pool_cli import mapped
+from webapp.bank import pool, seed
+from webapp.bank.cli import mapped
 
 # file, what SOURCES.md says it is, and its provenance and licence as SOURCES.md states them
 LISTS = (
@@ -286,7 +286,7 @@ def source_text(kept: Sequence[Rated], built: str) -> str:
 {len(kept)} of the hardest known puzzles (D {low:.2f} to {high:.2f}), for the top of the difficulty slider, which
 on-demand generation cannot reach. `flask --app webapp pool seed` adds them to the puzzle bank (`make run` does);
 see docs/webapp.md. Built {built} by `benchmarks/seed_bank.py`, which rated every puzzle with this repository's
-engine: each line is a bank record (`webapp/pool.py`, `record_of`: the puzzle and its solution in canonical form,
+engine: each line is a bank record (`webapp/bank/pool.py`, `record_of`: the puzzle and its solution in canonical form,
 D, zone, predicted minutes, se_like, hardest technique and the full rating) and `origin`, the list file and line
 it was taken from (file names as in the project's puzzle corpus, whose SOURCES.md gives each list's provenance).
 

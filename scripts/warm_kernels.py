@@ -14,7 +14,7 @@ from pathlib import Path
 from sudoku_engine.generate import generate_puzzle, warm_up
 from sudoku_engine.rating import rate
 
-HARDEST = Path(__file__).resolve().parent.parent / "webapp" / "seed_bank" / "hardest.jsonl"
+HARDEST = Path(__file__).resolve().parent.parent / "webapp" / "bank" / "seed_bank" / "hardest.jsonl"
 
 
 def main() -> None:

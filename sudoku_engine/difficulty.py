@@ -23,7 +23,7 @@ takes) times seed 002's expected search E(p, v) = (p + 1) / (v + 1): p the empty
 could fill right then when the step is a single (a position rich in singles is quick to fill), 1 for any other
 step. Predicted minutes = MINUTES_SCALE x effort ^ MINUTES_EXPONENT, fitted to seed 000's four levels (Tables I and
 II: the puzzles of the corpora whose call count is near each level's mean call count stand for that level). A
-study's refit (``webapp.report``) replaces the two constants with ones fitted to its players' logged times.
+study's refit (``webapp.research.report``) replaces the two constants with ones fitted to its players' logged times.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from dataclasses import dataclass
 
 from . import difficulty
 from .slider_knots import EFFORTS, KNOTS
@@ -56,15 +57,27 @@ def typical_effort(slider: float) -> float:
     return math.exp(a + fraction * (b - a))
 
 
-def describe(slider: float) -> dict[str, object]:
+@dataclass(frozen=True)
+class SliderInfo:
+    """What the page shows for a slider value: the value, its target D (3 decimals), the zone of that D, the typical
+    effort there (1 decimal) and the minutes predicted for that effort (1 decimal)."""
+
+    slider: float
+    D: float
+    label: str
+    effort: float
+    predicted_minutes: float
+
+
+def describe(slider: float) -> SliderInfo:
     """What the page shows as the slider moves: the slider value, target D, its zone, the typical effort there and
     the predicted minutes of that effort."""
     d = target_for_slider(slider)
     effort = typical_effort(slider)
-    return {
-        "slider": _checked(slider),
-        "D": round(d, 3),
-        "label": difficulty.zone(d),
-        "effort": round(effort, 1),
-        "predicted_minutes": round(difficulty.predicted_minutes(effort), 1),
-    }
+    return SliderInfo(
+        slider=_checked(slider),
+        D=round(d, 3),
+        label=difficulty.zone(d),
+        effort=round(effort, 1),
+        predicted_minutes=round(difficulty.predicted_minutes(effort), 1),
+    )

@@ -18,7 +18,8 @@ from web_support import csrf_header_of
 from sudoku_engine.generate import generate
 from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical
-from webapp import db, pool
+from webapp import db
+from webapp.bank import pool
 from webapp.models import Study
 
 T = TypeVar("T")

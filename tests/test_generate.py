@@ -318,7 +318,7 @@ def test_the_slider_top_keeps_rising_and_its_minutes_rise_with_it():
     """Slider 95-100 rises at every unit (no flat top: the hardest puzzles get distinct D); the minutes the page
     predicts never fall along the slider and are at least 8 times as many at slider 95 as at slider 5."""
     assert all(a < b for a, b in zip(KNOTS[95:], KNOTS[96:]))
-    minutes = [float(str(describe(s / 2)["predicted_minutes"])) for s in range(201)]
+    minutes = [describe(s / 2).predicted_minutes for s in range(201)]
     assert all(a <= b for a, b in zip(minutes, minutes[1:]))
     assert minutes[190] >= 8 * minutes[10]
 
@@ -328,8 +328,8 @@ def test_slider_and_d_invert_each_other():
         d = target_for_slider(s)
         assert target_for_slider(slider_for_d(d)) == pytest.approx(d, abs=1e-9)
     described = describe(55)
-    assert described["D"] == round(target_for_slider(55), 3)
-    assert described["label"] == difficulty.zone(target_for_slider(55))
+    assert round(target_for_slider(55), 3) == described.D
+    assert described.label == difficulty.zone(target_for_slider(55))
 
 
 @pytest.mark.parametrize("bad", [-1, 100.5, float("nan"), "50"])

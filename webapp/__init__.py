@@ -11,11 +11,14 @@ from flask import Flask, Response, abort, current_app, g
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
-from . import assets, db, errors, jobs, limits, pool, preparing, report_cache, research, security, validation
+from . import assets, db, errors, jobs, limits, research, security, validation
+from .bank import pool
+from .bank.cli import pool_cli
 from .config import load as load_settings
 from .play import bp as play_bp
-from .pool_cli import pool_cli
-from .study import bp as study_bp
+from .research import report_cache
+from .study import preparing
+from .study.views import bp as study_bp
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent

@@ -105,7 +105,7 @@ class Game(Base):
     first_shown_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     solve_seconds: Mapped[float | None] = mapped_column(Double)
-    # Play state (webapp.playstate): marks as lists of 81 masks (None: none yet), the undo history, pauses.
+    # Play state (webapp.games.playstate): marks as lists of 81 masks (None: none yet), the undo history, pauses.
     corner: Mapped[list[int] | None] = mapped_column(JSON)
     centre: Mapped[list[int] | None] = mapped_column(JSON)
     history: Mapped[list[list[list[int]]] | None] = mapped_column(JSON)
@@ -120,7 +120,7 @@ class Game(Base):
     mistakes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     hint: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     techniques: Mapped[dict[str, int] | None] = mapped_column(JSON)
-    # Study games: the participant and the study puzzle (links kept by webapp.studies: SQLite cannot add foreign
+    # Study games: the participant and the study puzzle (links kept by webapp.study.studies: SQLite cannot add foreign
     # keys to an existing table), and the board settings of the study (None: everything on).
     participant_id: Mapped[int | None] = mapped_column(Integer, index=True)
     study_puzzle_id: Mapped[int | None] = mapped_column(Integer)
@@ -218,9 +218,9 @@ class Study(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # Preparation by a background job (``webapp.preparing``): "preparing" until the puzzles are rated and their bank
-    # rows claimed, then "ready" (participants may enter) or "failed" (``problem`` says why). ``pending`` holds what
-    # the job works from (the checked puzzles, or the targets), ``prepared`` how many puzzles it has rated, and
+    # Preparation by a background job (``webapp.study.preparing``): "preparing" until the puzzles are rated and their
+    # bank rows claimed, then "ready" (participants may enter) or "failed" (``problem`` says why). ``pending`` holds
+    # what the job works from (the checked puzzles, or the targets), ``prepared`` how many puzzles it has rated, and
     # ``heartbeat_at`` when it last showed progress (a job lost with a stopped consumer is queued again).
     state: Mapped[str] = mapped_column(String(16), default="ready", server_default="ready")
     pending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -295,7 +295,8 @@ class Calibration(Base):
 
 
 class StudyReport(Base):
-    """A study's validation report computed by a background job (``webapp.report_cache``) for one state of its data.
+    """A study's validation report computed by a background job (``webapp.research.report_cache``) for one state of
+    its data.
 
     ``key`` names that state (the count and latest completion of the study's solved games): a view with the same key
     is served ``body`` (the report as JSON) without computing anything; a new key starts a new computation.

@@ -16,7 +16,8 @@ from sudoku_engine.grid import cell_name
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import describe, target_for_slider
 from sudoku_engine.solver import count_solutions, solve
-from webapp import assets, db, pool
+from webapp import assets, db
+from webapp.bank import pool
 from webapp.models import BankPuzzle, Game
 
 VENDORED_HTMX = Path(__file__).resolve().parents[2] / "static" / assets.HTMX_VENDOR_PATH
@@ -211,10 +212,10 @@ def test_slider_shows_its_target_and_serves_a_matching_puzzle(
         page.locator("#difficulty").fill(f"{slider:g}")
         info = describe(slider)
         shown = page.locator("#slider-info")
-        expect(shown).to_have_attribute("data-slider", str(info["slider"]))
-        expect(shown.locator(".zone")).to_have_text(str(info["label"]))
-        expect(shown.locator(".slider-d")).to_have_text(f"{info['D']:.2f}")
-        expect(shown.locator(".slider-minutes")).to_have_text(str(round(float(str(info["predicted_minutes"])))))
+        expect(shown).to_have_attribute("data-slider", str(info.slider))
+        expect(shown.locator(".zone")).to_have_text(info.label)
+        expect(shown.locator(".slider-d")).to_have_text(f"{info.D:.2f}")
+        expect(shown.locator(".slider-minutes")).to_have_text(str(round(info.predicted_minutes)))
         page.locator("#new-puzzle").click()
         page.wait_for_url(re.compile(r"/g/[\w-]+$"))
         puzzle = board_text(page)

@@ -21,8 +21,9 @@ from sqlalchemy import select
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.solver import solve
-from webapp import db, studies
+from webapp import db
 from webapp.models import Event, Game, Participant, Study
+from webapp.study import studies
 
 pytestmark = pytest.mark.browser
 

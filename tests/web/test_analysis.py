@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from webapp import analysis
+from webapp.research import analysis
 
 
 def test_ranks_average_ties() -> None:

@@ -13,7 +13,8 @@ from services import admin_dsn, free_port, fresh_postgres_database
 from sqlalchemy import make_url
 from web_support import csrf_header_of
 
-from webapp import db, games
+from webapp import db
+from webapp.games import store
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 MESSAGE = "The server cannot reach its database just now"
@@ -22,7 +23,7 @@ MESSAGE = "The server cannot reach its database just now"
 def stored_game(app: Flask) -> str:
     """A game on a known puzzle, stored directly; its id."""
     with db.sessions_of(app)() as session:
-        return games.new_game_from_text(session, EULER_01).id
+        return store.new_game_from_text(session, EULER_01).id
 
 
 def fault_lines(caplog: pytest.LogCaptureFixture) -> list[str]:

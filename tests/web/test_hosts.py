@@ -13,8 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from web_support import csrf_token_of
 
-from webapp import create_app, db, studies
+from webapp import create_app, db
 from webapp.models import User
+from webapp.study import studies
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION_01 = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"

@@ -28,10 +28,13 @@ from web_support import csrf_header_of
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.solver import solve
-from webapp import db, jobs, pool, preparing, report, studies
+from webapp import db, jobs
+from webapp.bank import pool
 from webapp.models import BankPuzzle, StudyPuzzle, StudyReport
+from webapp.research import report
+from webapp.study import preparing, studies
 
-SEED_BANK = Path(__file__).resolve().parents[2] / "webapp" / "seed_bank" / "hardest.jsonl"
+SEED_BANK = Path(__file__).resolve().parents[2] / "webapp" / "bank" / "seed_bank" / "hardest.jsonl"
 RACE_TARGETS = (2.0, 2.5, 3.0)  # D values far enough apart that each target has one bank row within tolerance
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from datetime import timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from werkzeug.test import TestResponse
 from sudoku_engine.generate import Generated
 from sudoku_engine.grid import bit, cell_name
 from webapp import db
+from webapp.games.hints import GameHint
 from webapp.models import Game
 
 MISTAKE_CELL = re.compile(r'class="cell [^"]*\bmistake\b[^"]*"[^>]*aria-label="[^"]*, wrong digit')
@@ -292,3 +294,38 @@ def test_rung_three_marks_the_hinted_candidates(
     for cell, digit in hint["effect_marks"]:
         cell_html = body.split(f'id="cell-{cell_name(cell)}"')[1].split("</div>")[0]
         assert re.search(rf'class="m m{digit}( cause)? target"', cell_html)
+
+
+def test_a_stored_hint_reads_back_as_stored_and_one_stored_without_marks_still_shows(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], game_id: str
+) -> None:
+    post(client, csrf_headers, game_id, "autofill")
+    for _ in range(3):
+        post(client, csrf_headers, game_id, "hint")
+    stored = game_row(app, game_id).hint
+    assert stored is not None and set(stored) == {field.name for field in fields(GameHint)}
+    assert GameHint.from_stored(stored).as_dict() == stored
+    distinct = GameHint(
+        signature="s",
+        rung=2,
+        technique="t",
+        rungs=("a", "b", "c", "d"),
+        placements=((1, 2),),
+        eliminations=((3, 4),),
+        clears=(5,),
+        restores=((6, 7),),
+        area=(8,),
+        cause=(9,),
+        effect=(10,),
+        cause_marks=((11, 1),),
+        effect_marks=((12, 2), (13, 3)),
+    )
+    assert GameHint.from_stored(distinct.as_dict()) == distinct  # every field back in its place
+    older = {key: value for key, value in stored.items() if key not in ("cause_marks", "effect_marks")}
+    with app.app_context():
+        session = db.get_session()
+        session.execute(update(Game).where(Game.id == game_id).values(hint=older))
+        session.commit()
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert page.count("<li>") == 3 and "hint-effect" in page
+    assert not re.search(r'class="m m\d( cause)? target"', page)  # no candidates of the step are marked

@@ -16,7 +16,7 @@ from sudoku_engine import difficulty
 from sudoku_engine.generate import Generated
 from sudoku_engine.grid import cell_name
 from sudoku_engine.rating import rate
-from sudoku_engine.slider import describe, target_for_slider
+from sudoku_engine.slider import SliderInfo, describe, target_for_slider
 from sudoku_engine.solver import count_solutions
 from webapp import db
 from webapp.models import Event, Game
@@ -78,11 +78,11 @@ def blanks(puzzle: str) -> list[int]:
     return [cell for cell, char in enumerate(puzzle) if char in ".0"]
 
 
-def slider_output(info: dict[str, object]) -> str:
+def slider_output(info: SliderInfo) -> str:
     """The opening tag of the slider fragment for what ``describe`` says."""
     return (
-        f'<output id="slider-info" for="difficulty" data-slider="{info["slider"]}" data-d="{info["D"]}"\n'
-        f'        data-label="{info["label"]}" data-minutes="{info["predicted_minutes"]}">'
+        f'<output id="slider-info" for="difficulty" data-slider="{info.slider}" data-d="{info.D}"\n'
+        f'        data-label="{info.label}" data-minutes="{info.predicted_minutes}">'
     )
 
 
@@ -104,9 +104,9 @@ def test_slider_fragment_follows_describe(client: FlaskClient, slider: str) -> N
     fragment = response.get_data(as_text=True)
     info = describe(float(slider))
     assert fragment.startswith(slider_output(info))
-    assert f'<strong class="zone" data-zone="{info["label"]}">{info["label"]}</strong>' in fragment
-    assert f'D <span class="slider-d">{info["D"]:.2f}</span>' in fragment
-    minutes = round(float(str(info["predicted_minutes"])))
+    assert f'<strong class="zone" data-zone="{info.label}">{info.label}</strong>' in fragment
+    assert f'D <span class="slider-d">{info.D:.2f}</span>' in fragment
+    minutes = round(info.predicted_minutes)
     assert f'about <span class="slider-minutes">{minutes}</span> minutes' in fragment
 
 

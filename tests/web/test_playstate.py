@@ -8,8 +8,8 @@ import pytest
 
 from sudoku_engine.generate import Generated
 from sudoku_engine.grid import PEERS, bit, parse_cell
-from webapp import playstate
-from webapp.playstate import ActionRefused, PlayState
+from webapp.games import playstate
+from webapp.games.playstate import ActionRefused, PlayState
 
 # Row 1 of this puzzle is "1 2 . | . . . | . . ." and column 3 holds a 3 in row 2, so r1c3 can be neither 1, 2
 # (row) nor 3 (column) nor 1, 2, 3 ... (box 1 holds 1, 2, 3): its candidates are 4-9.

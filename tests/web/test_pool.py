@@ -24,7 +24,9 @@ from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions, solve
 from webapp import config as app_config
-from webapp import db, games, pool, refill
+from webapp import db
+from webapp.bank import pool, refill
+from webapp.games import store
 from webapp.models import BankPuzzle, Game
 
 AI_ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
@@ -213,16 +215,16 @@ def test_link_games_take_d_from_the_bank_or_a_bounded_rating(app: Flask, records
     easy = generate_puzzle(seed=5, givens=40)
     with app.app_context():
         session = db.get_session()
-        assert games.new_game_from_text(session, format_values(twin)).d == 6.5
-        rated = games.new_game_from_text(session, str(easy.puzzle))
+        assert store.new_game_from_text(session, format_values(twin)).d == 6.5
+        rated = store.new_game_from_text(session, str(easy.puzzle))
         assert rated.d == rate(easy.puzzle, measures=difficulty.MEASURES).d
-        unrated = games.new_game_from_text(session, AI_ESCARGOT, rating_timeout=0.001)
-        assert unrated.d is None and games.difficulty_of(unrated) is None
+        unrated = store.new_game_from_text(session, AI_ESCARGOT, rating_timeout=0.001)
+        assert unrated.d is None and store.difficulty_of(unrated) is None
 
 
 def test_game_page_without_d_shows_no_rating(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
-        game = games.new_game_from_text(db.get_session(), AI_ESCARGOT, rating_timeout=0.001)
+        game = store.new_game_from_text(db.get_session(), AI_ESCARGOT, rating_timeout=0.001)
     page = client.get(f"/g/{game.id}").get_data(as_text=True)
     assert 'id="puzzle-rating"' not in page and 'data-cell="r1c1"' in page
 
@@ -334,7 +336,7 @@ def test_easy_puzzles_served_keep_to_the_givens_limit(
     assert 81 - game.puzzle.count(".") <= 40
     rating = rate(game.puzzle, measures=difficulty.MEASURES)
     assert game.effort == pytest.approx(rating.effort, abs=0.05) and game.d == rating.d
-    shown = games.difficulty_of(game)
+    shown = store.difficulty_of(game)
     assert shown is not None and shown.predicted_minutes == pytest.approx(rating.predicted_minutes, rel=1e-3)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import re
@@ -19,10 +18,10 @@ from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical, random_isomorph
 from sudoku_engine.rating import rate
-from webapp import create_app, db, pool, seed
+from webapp import create_app, db
+from webapp.bank import cli as pool_cli
+from webapp.bank import pool, seed
 from webapp.models import BankPuzzle
-
-pool_cli = importlib.import_module("webapp.pool_cli")  # the module (the package exports its command group)
 
 EULER_01 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 EULER_02 = "200080300060070084030500209000105408000000000402706000301007040720040060004010003"

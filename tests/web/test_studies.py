@@ -23,8 +23,10 @@ from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions
-from webapp import db, jobs, models, pool, studies
+from webapp import db, jobs, models
+from webapp.bank import pool
 from webapp.models import BankPuzzle, Event, Game, Participant, Study, StudyPuzzle
+from webapp.study import studies
 
 EMAIL, PASSWORD = "lab@example.org", "correct horse"
 

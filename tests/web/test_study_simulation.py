@@ -32,8 +32,10 @@ from web_support import csrf_token_of
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.solver import solve
-from webapp import analysis, calibration, db, jobs, models, report
+from webapp import db, jobs, models
+from webapp.games import calibration
 from webapp.models import Event, Study
+from webapp.research import analysis, report
 
 FULL = os.environ.get("SUDOKU_STUDY_SIM") == "full"
 PARTICIPANTS, PUZZLES = (30, 8) if FULL else (10, 6)

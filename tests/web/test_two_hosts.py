@@ -32,8 +32,10 @@ from werkzeug.security import generate_password_hash
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
-from webapp import create_app, db, pool, studies
+from webapp import create_app, db
+from webapp.bank import pool
 from webapp.models import BankPuzzle, Event, Game, Participant, Study, StudyPuzzle, User
+from webapp.study import studies
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')

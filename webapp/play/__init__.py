@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-from ..games import format_duration
+from ..games.store import format_duration
 
 bp = Blueprint("play", __name__)
 bp.add_app_template_filter(format_duration, "duration")

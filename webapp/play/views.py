@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, NoReturn, TypeVar
 
 from flask import abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 
-from sudoku_engine import difficulty
 from sudoku_engine.grid import Grid, InvalidPuzzle
-from sudoku_engine.slider import describe
 
-from .. import boardview, game_hints, games, pool
-from ..calibration import calibration_in_force
+from ..bank import pool
 from ..db import get_session
-from ..games import Action, Outcome
+from ..games import boardview, hints, store
+from ..games.access import StudyPlace, may_play, study_context
+from ..games.boardview import CellView
+from ..games.calibration import calibration_in_force, slider_description
+from ..games.hints import GameHint
+from ..games.playstate import ActionRefused, PlayState
+from ..games.store import Action, Difficulty, Outcome
 from ..models import Game
-from ..playstate import ActionRefused
-from ..study_access import may_play, study_context
 from . import bp
 from .inputs import (
     parse_cell_name,
@@ -55,7 +57,7 @@ def unknown_game() -> NoReturn:
 
 def load_game(game_id: str) -> Game:
     """The game with this id, or a 404 response; a study game only for its own participant (else 403)."""
-    found = games.get_game(get_session(), game_id) or unknown_game()
+    found = store.get_game(get_session(), game_id) or unknown_game()
     if not may_play(found):
         abort(403, description="This game belongs to another participant of a study.")
     return found
@@ -73,7 +75,7 @@ def index() -> ResponseReturnValue:
     return render_template(
         "play/index.html",
         slider=DEFAULT_SLIDER,
-        info=calibrated(describe(DEFAULT_SLIDER)),
+        info=slider_description(get_session(), DEFAULT_SLIDER),
         request_timeout_ms=round(1000 * (budget_s + NEW_REQUEST_MARGIN_S)),
     )
 
@@ -82,16 +84,7 @@ def index() -> ResponseReturnValue:
 def slider_info() -> ResponseReturnValue:
     """The zone, target D and predicted minutes of a slider value, as the fragment the start page swaps in."""
     slider = parsed(parse_slider, request.args.get("slider"))
-    return render_template("play/_slider_info.html", info=calibrated(describe(slider)))
-
-
-def calibrated(info: dict[str, object]) -> dict[str, object]:
-    """The slider's description with the predicted minutes of the time model in force."""
-    scale, exponent, row = calibration_in_force(get_session())
-    if row is None:
-        return info
-    minutes = difficulty.predicted_minutes(float(str(info["effort"])), scale, exponent)
-    return {**info, "predicted_minutes": round(minutes, 1)}
+    return render_template("play/_slider_info.html", info=slider_description(get_session(), slider))
 
 
 @bp.post("/new")
@@ -104,7 +97,7 @@ def new_game() -> ResponseReturnValue:
     slider = parsed(parse_slider, request.form.get("slider"))
     session = get_session()
     config = current_app.config
-    game = games.new_game_from_slider(
+    game = store.new_game_from_slider(
         session, slider, tolerance=config["POOL_TOLERANCE"], budget_s=config["POOL_GENERATE_BUDGET_S"]
     )
     if game.target_d is not None:
@@ -121,7 +114,7 @@ def puzzle_link(puzzle: str) -> ResponseReturnValue:
     the post opens a new game on it (a visit alone, such as a link preview, starts nothing)."""
     try:
         if request.method == "GET":
-            games.playable(puzzle)
+            store.playable(puzzle)
             return render_template(
                 "autostart.html",
                 heading="Play this puzzle",
@@ -129,10 +122,10 @@ def puzzle_link(puzzle: str) -> ResponseReturnValue:
                 button_id="play-puzzle",
                 action=url_for("play.puzzle_link", puzzle=puzzle),
             )
-        game = games.new_game_from_text(get_session(), puzzle)
+        game = store.new_game_from_text(get_session(), puzzle)
     except InvalidPuzzle as error:
         abort(400, description=f"This is not a valid puzzle: {error}.")
-    except games.PuzzleRejected as error:
+    except store.PuzzleRejected as error:
         abort(422, description=str(error))
     return redirect(url_for("play.game", game_id=game.id), 303)
 
@@ -151,30 +144,51 @@ def print_view(puzzle: str) -> ResponseReturnValue:
 def game(game_id: str) -> ResponseReturnValue:
     """The game page, with a new view id; its script reports it shown (``shown``), which starts the clock."""
     current = load_game(game_id)
-    return render_template("play/game.html", view=games.new_view_id(), **page_context(get_session(), current))
+    page = page_context(get_session(), current)
+    return render_template("play/game.html", view=store.new_view_id(), **page.context())
 
 
 @bp.post("/g/<game_id>/shown")
 def shown(game_id: str) -> ResponseReturnValue:
     """The game page's view shows the game: the first showing starts the clock, a pause made by hiding ends."""
     view = parsed(parse_view, request.form.get("view"))
-    return board_action(load_game(game_id), lambda s, g, ms, key: games.open_view(s, g, view, ms, key))
+    return board_action(load_game(game_id), lambda s, g, ms, key: store.open_view(s, g, view, ms, key))
 
 
-def page_context(session: Session, current: Game) -> dict[str, object]:
+@dataclass(frozen=True)
+class GamePage:
     """Everything the game page and the action answers render."""
-    return {
-        "game": current,
-        "board": boardview.board(current),
-        "rating": games.difficulty_of(current, calibration_in_force(session)[:2]),
-        "hint": game_hints.current(current),
-        "state": games.state_of(current),
-        "elapsed": games.active_seconds(current),
-        "hints_by_rung": games.hints_by_rung(session, current) if current.completed_at else None,
-        "settings": {key: games.setting(current, key) for key in games.PLAY_DEFAULTS},
-        "time_up": games.time_is_up(current),
-        "study": study_context(current),
-    }
+
+    game: Game
+    board: list[CellView]
+    rating: Difficulty | None
+    hint: GameHint | None
+    state: PlayState
+    elapsed: float
+    hints_by_rung: list[int] | None
+    settings: dict[str, Any]
+    time_up: bool
+    study: StudyPlace | None
+
+    def context(self) -> dict[str, object]:
+        """The parts as the templates' variables, one per field."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+
+def page_context(session: Session, current: Game) -> GamePage:
+    """The game page's parts for the game as it is now."""
+    return GamePage(
+        game=current,
+        board=boardview.board(current),
+        rating=store.difficulty_of(current, calibration_in_force(session)[:2]),
+        hint=hints.current(current),
+        state=store.state_of(current),
+        elapsed=store.active_seconds(current),
+        hints_by_rung=store.hints_by_rung(session, current) if current.completed_at else None,
+        settings={key: store.setting(current, key) for key in store.PLAY_DEFAULTS},
+        time_up=store.time_is_up(current),
+        study=study_context(current),
+    )
 
 
 Run = Callable[[Session, Game, float | None, str | None], Outcome]
@@ -188,15 +202,15 @@ def board_action(current: Game, run: Run) -> ResponseReturnValue:
     before = boardview.board(current)
     try:
         outcome = run(session, current, client_ms, key)
-    except (games.GameFinished, games.GamePaused, ActionRefused) as error:
+    except (store.GameFinished, store.GamePaused, ActionRefused) as error:
         abort(409, description=str(error))
-    except games.GameBusy as error:
+    except store.GameBusy as error:
         abort(503, description=str(error))
     if not is_htmx():
         return redirect(url_for("play.game", game_id=current.id), 303)
-    context = page_context(session, current)
-    cells = boardview.changed(before, context["board"])  # type: ignore[arg-type]
-    return render_template("play/_update.html", cells=cells, outcome=outcome, **context)
+    page = page_context(session, current)
+    cells = boardview.changed(before, page.board)
+    return render_template("play/_update.html", cells=cells, outcome=outcome, **page.context())
 
 
 @bp.post("/g/<game_id>/cell/<name>")
@@ -211,14 +225,14 @@ def cell(game_id: str, name: str) -> ResponseReturnValue:
     if current.puzzle[index] != ".":
         abort(400, description=f"{name} is a given and cannot be changed.")
     action = Action("clear", index) if not digit else Action(mode, index, digit)
-    return board_action(current, lambda s, g, ms, key: games.act(s, g, action, ms, key))
+    return board_action(current, lambda s, g, ms, key: store.act(s, g, action, ms, key))
 
 
 def _simple(kind: str) -> Callable[[str], ResponseReturnValue]:
     """A route body for an action without arguments (undo, redo, autofill)."""
 
     def view(game_id: str) -> ResponseReturnValue:
-        return board_action(load_game(game_id), lambda s, g, ms, key: games.act(s, g, Action(kind), ms, key))
+        return board_action(load_game(game_id), lambda s, g, ms, key: store.act(s, g, Action(kind), ms, key))
 
     view.__name__ = kind
     view.__doc__ = f"The {kind} action."
@@ -234,32 +248,32 @@ def pause(game_id: str) -> ResponseReturnValue:
     """Pause the game (the board hides; paused time is not solve time)."""
     reason = parsed(parse_pause_reason, request.form.get("reason"))
     view = request.form.get("view")
-    return board_action(load_game(game_id), lambda s, g, ms, key: games.pause(s, g, reason, ms, key, view))
+    return board_action(load_game(game_id), lambda s, g, ms, key: store.pause(s, g, reason, ms, key, view))
 
 
 @bp.post("/g/<game_id>/resume")
 def resume(game_id: str) -> ResponseReturnValue:
     """Resume a paused game."""
-    return board_action(load_game(game_id), games.resume)
+    return board_action(load_game(game_id), store.resume)
 
 
 @bp.post("/g/<game_id>/check")
 def check(game_id: str) -> ResponseReturnValue:
     """Turn mistake checking on or off."""
     on = parsed(parse_switch, request.form.get("on"))
-    return board_action(load_game(game_id), lambda s, g, ms, key: games.set_checking(s, g, on, ms, key))
+    return board_action(load_game(game_id), lambda s, g, ms, key: store.set_checking(s, g, on, ms, key))
 
 
 @bp.post("/g/<game_id>/hint")
 def hint(game_id: str) -> ResponseReturnValue:
     """Reveal the next rung of the hint."""
-    return board_action(load_game(game_id), game_hints.next_rung)
+    return board_action(load_game(game_id), hints.next_rung)
 
 
 @bp.post("/g/<game_id>/hint/apply")
 def apply_hint(game_id: str) -> ResponseReturnValue:
     """Carry out the fully revealed hint."""
-    return board_action(load_game(game_id), game_hints.apply)
+    return board_action(load_game(game_id), hints.apply)
 
 
 @bp.get("/g/<game_id>/techniques")
@@ -268,4 +282,4 @@ def techniques(game_id: str) -> ResponseReturnValue:
     current = load_game(game_id)
     if current.completed_at is None:
         abort(409, description="The techniques are shown once the puzzle is solved.")
-    return render_template("play/_techniques.html", techniques=games.techniques_needed(current))
+    return render_template("play/_techniques.html", techniques=store.techniques_needed(current))

@@ -1,4 +1,8 @@
-"""The researcher side: login, studies, progress (DESIGN 7.3); ``flask user create`` makes accounts."""
+"""The researcher side: login, studies, progress, exports and the validation report (DESIGN 7.3).
+
+This module holds the ``research`` blueprint, its login and the ``flask user`` and ``flask study`` commands;
+``views`` adds the pages, over the services ``exports``, ``report`` (its statistics in ``analysis``) and
+``report_cache``."""
 
 from __future__ import annotations
 
@@ -70,7 +74,7 @@ def create_user(email: str, password: str) -> None:
 @click.argument("study_id", type=click.IntRange(1, INTEGER_COLUMN_MAX))
 def report_command(study_id: int) -> None:
     """Print a study's validation report: puzzles, ratings against mean log time, the model, Table II."""
-    from .. import report
+    from . import report
 
     with sessions_of(current_app)() as session:
         study = session.get(Study, study_id)

@@ -14,11 +14,11 @@ from flask_login import current_user, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .. import exports, preparing, report, report_cache, studies
-from ..calibration import calibration_in_force
 from ..db import get_session
+from ..games.calibration import calibration_in_force
 from ..models import Game, Participant, Study, User
-from . import bp, login_required
+from ..study import preparing, studies
+from . import bp, exports, login_required, report, report_cache
 
 MAX_UPLOAD_BYTES = 200_000
 
@@ -74,7 +74,7 @@ def index() -> ResponseReturnValue:
 @login_required
 def new_study() -> ResponseReturnValue:
     """The form to create a study, and its handling: the form and the puzzles' text are checked here, the puzzles
-    are rated and the bank rows claimed by a background job (``webapp.preparing``) that the study page follows."""
+    are rated and the bank rows claimed by a background job (``webapp.study.preparing``) that the study page follows."""
     form = request.form
     if request.method == "GET":
         return render_template("research/new_study.html", form={}, error=None)

@@ -1,7 +1,2 @@
-"""The participant side of a study: entry link, consent, instructions, the puzzles in order, the end (DESIGN 7.1)."""
-
-from flask import Blueprint
-
-bp = Blueprint("study", __name__, url_prefix="/s")
-
-from . import views  # noqa: E402, F401  (views register their routes on bp)
+"""Studies: the participant's pages (``views``, the ``study`` blueprint), studies and their participants
+(``studies``), and the job that prepares a study (``preparing``)."""

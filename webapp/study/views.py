@@ -1,16 +1,18 @@
-"""Participant pages. Who is who comes from the signed session cookie (set by the entry link) or a label."""
+"""The participant side of a study, the ``study`` blueprint: entry link, consent, instructions, the puzzles in order,
+the end (DESIGN 7.1). Who is who comes from the signed session cookie (set by the entry link) or a label."""
 
 from __future__ import annotations
 
-from flask import abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import studies
 from ..db import get_session
+from ..games.access import remember, remembered
 from ..models import Participant, Study
-from ..study_access import remember, remembered
-from . import bp
+from . import studies
+
+bp = Blueprint("study", __name__, url_prefix="/s")
 
 
 def open_study(public_id: str) -> Study:

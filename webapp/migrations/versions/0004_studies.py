@@ -87,7 +87,7 @@ def upgrade() -> None:
     op.create_index("uq_participants_study_arrival", "participants", ["study_id", "arrival"], unique=True)
     op.create_index("ix_participants_study_label", "participants", ["study_id", "label_hash"], unique=False)
     # Plain ADD COLUMN (a batch copy of games would cascade-delete its events); SQLite cannot add a named
-    # foreign key to an existing table, so these two links are kept by the app (webapp.studies), indexed.
+    # foreign key to an existing table, so these two links are kept by the app (webapp.study.studies), indexed.
     op.add_column("games", sa.Column("participant_id", sa.Integer(), nullable=True))
     op.add_column("games", sa.Column("study_puzzle_id", sa.Integer(), nullable=True))
     op.add_column("games", sa.Column("settings", sa.JSON(), nullable=True))

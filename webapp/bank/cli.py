@@ -23,7 +23,8 @@ from sudoku_engine.generate import DEFAULT_TOLERANCE, generate, warm_up
 from sudoku_engine.puzzle_files import InputLine, parsed_inputs
 from sudoku_engine.slider import target_for_slider
 
-from . import db, pool, seed
+from .. import db
+from . import pool, seed
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar

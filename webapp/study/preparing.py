@@ -30,8 +30,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sudoku_engine.generate import generate, warm_up
 
-from . import db, jobs, pool
-from .models import BankPuzzle, Study, StudyPuzzle, utcnow
+from .. import db, jobs
+from ..bank import pool
+from ..models import BankPuzzle, Study, StudyPuzzle, utcnow
 from .studies import FAILED, PREPARING, READY, Pending, PuzzleEntry, StudyError, Target, checked_puzzle, rated
 
 JOB = "prepare_study"

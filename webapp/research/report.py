@@ -26,9 +26,9 @@ from sqlalchemy.orm import Session
 from sudoku_engine.grid import parse_values
 from sudoku_engine.rating import rate
 
+from ..games.calibration import put_in_force
+from ..models import Calibration, Game, Participant, Study, StudyPuzzle
 from . import analysis
-from .calibration import put_in_force
-from .models import Calibration, Game, Participant, Study, StudyPuzzle
 
 SEED = 20261122  # the bootstrap's seed: a report is reproducible
 

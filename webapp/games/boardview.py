@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from sudoku_engine.grid import cell_name, digits_of
 
+from ..models import Game
 from . import playstate
-from .game_hints import highlight
-from .games import state_of, wrong_cells
-from .models import Game
+from .hints import highlight
+from .store import state_of, wrong_cells
 
 HINT_ROLE_WORDS = {"area": "hint area", "cause": "hint pattern", "effect": "hint target"}
 

@@ -1,6 +1,6 @@
 """What a player has written on a board and how each action changes it, with undo and redo (DESIGN 7.1, 7.2).
 
-Pure logic, no database: ``webapp.games`` loads a ``PlayState`` from a game row, applies one action and stores it
+Pure logic, no database: ``webapp.games.store`` loads a ``PlayState`` from a game row, applies one action and stores it
 back. A cell holds a digit or pencil marks of two kinds: corner marks (where a digit may go in its box) and centre
 marks (the cell's candidates); marks are 9-bit masks, bit d-1 for digit d. Every action yields a ``Change``: the
 cells it touched, each with its state before and after, so undo and redo replay it backwards or forwards. Placing a

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from flask import session
 
-from .db import get_session
-from .models import Game, Participant, Study
+from ..db import get_session
+from ..models import Game, Participant, Study
 
 COOKIE_KEY = "participants"  # study public id -> participant public id, in the signed session cookie
 

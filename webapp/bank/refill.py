@@ -1,4 +1,4 @@
-"""A refill process of the puzzle bank: ``python -m webapp.refill`` reads a ``pool.TopUp`` as JSON on stdin."""
+"""A refill process of the puzzle bank: ``python -m webapp.bank.refill`` reads a ``pool.TopUp`` as JSON on stdin."""
 
 from __future__ import annotations
 

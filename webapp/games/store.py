@@ -23,8 +23,9 @@ from sudoku_engine.slider import slider_for_d, target_for_slider, typical_effort
 from sudoku_engine.solver import solve_count
 from sudoku_engine.techniques import BY_ID, CATALOGUE
 
-from . import playstate, pool
-from .models import EMPTY_ENTRIES, Event, Game, utcnow
+from ..bank import pool
+from ..models import EMPTY_ENTRIES, Event, Game, utcnow
+from . import playstate
 from .playstate import ActionRefused, Change, PlayState
 
 LINK_RATING_TIMEOUT_S = 1.0

@@ -38,8 +38,8 @@ from sudoku_engine.isomorph import canonical, canonical_isomorph, random_isomorp
 from sudoku_engine.rating import NotUnique, Rating, rate
 from sudoku_engine.solver import solve
 
-from . import db
-from .models import BankPuzzle, utcnow
+from .. import db
+from ..models import BankPuzzle, utcnow
 
 EXTENSION = "sudoku_pool"
 CANDIDATES = 4  # unused rows read per claim round, nearest first
@@ -47,7 +47,7 @@ CLAIM_ROUNDS = 5  # rounds of reading and claiming before a draw gives up to oth
 MAX_PENDING = 16  # refill targets a process queues at most
 
 log = logging.getLogger(__name__)
-SEED_SOURCE = "seed"  # the ``source`` of shipped seed rows (``webapp.seed``)
+SEED_SOURCE = "seed"  # the ``source`` of shipped seed rows (``webapp.bank.seed``)
 _RENEWING = threading.Lock()  # one refiller per process even when request threads race for it
 
 
@@ -361,7 +361,7 @@ def top_up_alone(job: TopUp) -> int:
 
 
 def top_up_in_child(job: TopUp) -> int | None:
-    """Run a refill in a fresh ``python -m webapp.refill`` process and wait for it; its exit code (None: stopped).
+    """Run a refill in a fresh ``python -m webapp.bank.refill`` process and wait for it; its exit code (None: stopped).
 
     Generation is CPU-bound: in a thread of the serving process it would hold the GIL and slow every request. The
     child shares nothing with this process (no inherited locks or connections) and reads the job on stdin, so a
@@ -369,7 +369,7 @@ def top_up_in_child(job: TopUp) -> int | None:
     """
     try:
         finished = subprocess.run(
-            [sys.executable, "-m", "webapp.refill"],
+            [sys.executable, "-m", "webapp.bank.refill"],
             input=json.dumps(asdict(job)),
             stdout=subprocess.DEVNULL,
             text=True,

@@ -22,8 +22,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import db, jobs, report
-from .models import Game, Participant, Study, StudyReport, utcnow
+from .. import db, jobs
+from ..models import Game, Participant, Study, StudyReport, utcnow
+from . import report
 
 JOB = "compute_report"
 FORMAT = 1  # part of the key: a new layout of the stored figures makes reports be computed again

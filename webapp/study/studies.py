@@ -1,7 +1,7 @@
 """Solve-time studies: create one, let participants in, assign puzzle orders, walk them through (DESIGN 7.3).
 
 A study made from the researcher's form is stored "preparing" with its checked puzzles or its targets; a background
-job (``webapp.preparing``) rates the puzzles and claims their bank rows, then makes it "ready" (or "failed", saying
+job (``preparing``) rates the puzzles and claims their bank rows, then makes it "ready" (or "failed", saying
 why). Puzzles that cannot be played (malformed, already solved, no solution or several) are refused before that,
 each named by its line.
 
@@ -36,8 +36,8 @@ from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import solve_count
 
-from .games import PLAY_DEFAULTS, time_is_up
-from .models import Game, Participant, Study, StudyPuzzle, User, utcnow
+from ..games.store import PLAY_DEFAULTS, time_is_up
+from ..models import Game, Participant, Study, StudyPuzzle, User, utcnow
 
 ORDER_SCHEMES = ("fixed", "random", "latin")
 LABEL_KEYS = ("participant_label", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
@@ -207,7 +207,7 @@ def create_study(
     settings: Mapping[str, Any] | None = None,
 ) -> Study:
     """Store a new study: ready at once with its rated ``puzzles`` in the order given, or, given ``work`` (checked
-    puzzles to rate, or targets to draw bank puzzles for), preparing until a job (``webapp.preparing``) makes it
+    puzzles to rate, or targets to draw bank puzzles for), preparing until a job (``preparing``) makes it
     ready. Participants cannot enter a study before it is ready."""
     if order_scheme not in ORDER_SCHEMES:
         raise StudyError(f"{order_scheme!r} is not an order scheme: use fixed, random or latin.")

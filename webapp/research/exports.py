@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 
 from sudoku_engine.grid import cell_name
 
-from .games import active_seconds
-from .models import Event, Game, Participant, Study, utcnow
-from .studies import is_abandoned
+from ..games.store import active_seconds
+from ..models import Event, Game, Participant, Study, utcnow
+from ..study.studies import is_abandoned
 
 LONG_COLUMNS = (
     "study",

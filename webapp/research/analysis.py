@@ -1,6 +1,6 @@
 """Statistics of the validation report: correlations with bootstrap intervals and the two-way log-time model.
 
-Pure numpy, on plain arrays, so the report (``webapp.report``) and its tests share one implementation.
+Pure numpy, on plain arrays, so the report (``webapp.research.report``) and its tests share one implementation.
 - Spearman and Pearson correlations; 95% intervals by the percentile bootstrap over puzzles (resampled with
   replacement; resamples where either side is constant are drawn again).
 - Per-puzzle mean log time with a bootstrap interval over the participants who solved it.

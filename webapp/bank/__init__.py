@@ -1,0 +1,3 @@
+"""The puzzle bank: rated puzzles stored ahead of play, served once each as isomorphs (``pool``), the shipped seed
+set (``seed``, ``seed_bank/``), the background refill process (``refill``) and the ``flask pool`` commands
+(``cli``)."""
