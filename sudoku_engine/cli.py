@@ -14,13 +14,12 @@ import argparse
 import io
 import json
 import math
-import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import NoReturn, TextIO, TypeVar
+from typing import NoReturn, TextIO
 
 from . import difficulty
 from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, MAX_GIVENS, METRICS, generate, generate_puzzle, warm_up
@@ -29,6 +28,7 @@ from .hints import NotUnique as HintNotUnique
 from .hints import hint
 from .levels import Levels, percentile_levels
 from .metrics import simonis
+from .parallel import mapped
 from .puzzle_files import InputLine, parsed_inputs, read_inputs
 from .rating import NotUnique, rate
 from .slider import target_for_slider
@@ -36,9 +36,6 @@ from .solver import solve_count
 
 EXIT_BAD_INPUT = 2
 NO_SOLUTION = "the puzzle has no solution"
-
-_In = TypeVar("_In")
-_Out = TypeVar("_Out")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -102,17 +99,6 @@ def _rate_item(
         return line, str(exc)
 
 
-def _mapped(function: Callable[[_In], _Out], items: Iterable[_In], jobs: int) -> Iterator[_Out]:
-    """function over items, in input order; over ``jobs`` worker processes when jobs > 1 (results stream as done)."""
-    if jobs <= 1:
-        yield from map(function, items)
-        return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs) as pool:
-        yield from pool.imap(function, items, chunksize=1)
-
-
 class _Progress:
     """A one-line progress counter on stderr, shown only when stderr is a terminal."""
 
@@ -165,7 +151,7 @@ def _rated(
     """Rate records of the puzzles in input order (over ``--jobs`` processes); each failure is one stderr line."""
     progress = _Progress(err, label)
     rate_one = partial(_rate_item, timeout=options.timeout, measures=options.measures)
-    for item, result in _mapped(rate_one, _parsed_inputs(puzzles, err, bad), options.jobs):
+    for item, result in mapped(rate_one, _parsed_inputs(puzzles, err, bad), options.jobs):
         progress.tick()
         if isinstance(result, str):
             bad.append(1)
@@ -361,7 +347,7 @@ def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     warm_up()
     progress = _Progress(err, "generated")
     make = partial(_generate_item, options=options)
-    for record in _mapped(make, range(options.count), options.jobs):
+    for record in mapped(make, range(options.count), options.jobs):
         progress.tick()
         _emit(out, json.dumps(record) if options.jsonl else str(record["puzzle"]))
     progress.close()

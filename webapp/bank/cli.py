@@ -7,7 +7,6 @@ so a running app can serve it at once. Bad input is one line on stderr each, and
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -19,6 +18,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy import inspect
 
+from sudoku_engine import parallel
 from sudoku_engine.generate import DEFAULT_TOLERANCE, generate, warm_up
 from sudoku_engine.puzzle_files import InputLine, parsed_inputs
 from sudoku_engine.slider import target_for_slider
@@ -73,15 +73,8 @@ def rate_task(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, pool.
 
 
 def mapped(function: Callable[[_In], _Out], items: Iterable[_In], jobs: int) -> Iterator[_Out]:
-    """function over items as they finish, over ``jobs`` worker processes when jobs > 1."""
-    if jobs <= 1:
-        yield from map(function, items)
-        return
-    warm_up()  # load or compile the kernels once, before the workers are forked
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs) as workers:
-        yield from workers.imap_unordered(function, items, chunksize=1)
+    """function over items as they finish, over ``jobs`` worker processes when jobs > 1 (kernels loaded first)."""
+    return parallel.mapped(function, items, jobs, ordered=False, prepare=warm_up)
 
 
 def spread(count: int, low: float, high: float) -> list[float]:
