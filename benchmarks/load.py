@@ -30,7 +30,6 @@ import re
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -43,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus_stats import p95, read_tsv
-from play import free_port
+from serving import free_port, start_gunicorn
 from sqlalchemy import create_engine, func, make_url, select, text
 from werkzeug.security import generate_password_hash
 
@@ -254,39 +253,14 @@ def cpu_ticks(pid: int) -> int:
 
 def start_server(url: str, folder: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
     """gunicorn on ``url``; returns once the server answers."""
-    bin_dir = Path(sys.executable).parent
     env = {
         "DATABASE_URL": url,
         "SECRET_KEY": SECRET,
         "SUDOKU_HTMX": "vendor",
         "RATELIMIT_ENABLED": "false",
-        "PATH": f"{bin_dir}:/usr/bin:/bin",
         "SUDOKU_POOL_REFILL": "0",
     }
-    command = [
-        str(bin_dir / "gunicorn"),
-        "--workers",
-        str(workers),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--log-level",
-        "warning",
-        "--chdir",
-        str(ROOT),
-        "webapp:create_app()",
-    ]
-    server = subprocess.Popen(command, env=env, cwd=folder)
-    for _ in range(300):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/")
-            if connection.getresponse().status == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.1)
-    server.kill()
-    raise SystemExit("gunicorn did not start")
+    return start_gunicorn(env, port, workers, cwd=folder)
 
 
 def prepare(url: str, folder: Path, study_puzzles: list[str]) -> str:

@@ -23,10 +23,8 @@ import gzip
 import http.client
 import random
 import re
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -35,21 +33,13 @@ from collections import defaultdict
 from pathlib import Path
 
 from corpus_stats import p95, read_tsv
+from serving import BIN, ROOT, free_port, start_gunicorn
 
 from sudoku_engine.solver import solve
 
-ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 VIEW = re.compile(r'data-view="([^"]+)"')
 ASSET = re.compile(r'(?:href|src)="(/static/[^"]+)"')
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def start_server(folder: Path, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
@@ -59,33 +49,12 @@ def start_server(folder: Path, port: int, workers: int, threads: int) -> subproc
         "SECRET_KEY": "bench",
         "SUDOKU_HTMX": "vendor",
         "RATELIMIT_ENABLED": "false",  # all the simulated players come from 127.0.0.1
-        "PATH": str(Path(sys.executable).parent),
+        "PATH": str(BIN),
     }
-    bin_dir = Path(sys.executable).parent
     subprocess.run(
-        [str(bin_dir / "flask"), "--app", "webapp", "init-db"], env=env, cwd=ROOT, check=True, capture_output=True
+        [str(BIN / "flask"), "--app", "webapp", "init-db"], env=env, cwd=ROOT, check=True, capture_output=True
     )
-    command = [
-        str(bin_dir / "gunicorn"),
-        "--workers",
-        str(workers),
-        "--threads",
-        str(threads),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--log-level",
-        "warning",
-        "webapp:create_app()",
-    ]
-    server = subprocess.Popen(command, env=env, cwd=ROOT)
-    for _ in range(200):
-        try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/")
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("gunicorn did not start")
+    return start_gunicorn(env, port, workers, threads=threads)
 
 
 class Player:
