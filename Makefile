@@ -27,7 +27,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-installed
 	$(BIN)/flask --app webapp init-db
 	$(BIN)/flask --app webapp pool seed
-	$(BIN)/python -c "from sudoku_engine.generate import warm_up; warm_up()"
+	$(BIN)/python scripts/warm_kernels.py
 	$(BIN)/flask --app webapp pool ensure --min $(BANK_MIN) --jobs $(BANK_JOBS) --budget 1.5
 	$(BIN)/gunicorn --config python:webapp.gunicorn_conf --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'
 
