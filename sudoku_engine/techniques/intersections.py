@@ -6,7 +6,7 @@ are taken out as 9 bits, and a table of ``tables`` says which of its lines (whic
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..board import Board, Step
 from ..grid import DIGITS, POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
@@ -41,6 +41,22 @@ def _positions(where: int, unit: int) -> int:
     return part & 7 | part >> 6 & 0o70 | part >> 12 & 0o700
 
 
+def _locked_step(
+    technique: str, digit: int, house: int, other: int, places: Sequence[int], removed: tuple[tuple[int, int], ...]
+) -> Step:
+    """The Step of locked candidates: ``digit`` confined to ``places`` of ``house``, all inside ``other``."""
+    label = "Pointing" if technique == "pointing" else "Claiming"
+    return Step(
+        technique,
+        eliminations=removed,
+        cause=tuple((c, digit) for c in places),
+        units=(house, other),
+        cells=tuple(places),
+        text=f"{label}: in {unit_name(house)}, {digit} can only go in {names(places)}, all in "
+        f"{unit_name(other)}, so {digit} leaves the rest of {unit_name(other)}.",
+    )
+
+
 def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Locked candidates 1: a digit confined to one line inside a box leaves the rest of that line."""
     where = digit_cells(board)
@@ -56,16 +72,7 @@ def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
                 line = POINTING_LINE[box - 18][which]
                 removed = tuple((c, digit) for c in cells_of(where[digit - 1] & _UNIT_BITS[line] & outside))
                 if removed:
-                    places = _places(box, mask)
-                    yield Step(
-                        "pointing",
-                        eliminations=removed,
-                        cause=tuple((c, digit) for c in places),
-                        units=(box, line),
-                        cells=tuple(places),
-                        text=f"Pointing: in {unit_name(box)}, {digit} can only go in {names(places)}, all in "
-                        f"{unit_name(line)}, so {digit} leaves the rest of {unit_name(line)}.",
-                    )
+                    yield _locked_step("pointing", digit, box, line, _places(box, mask), removed)
 
 
 def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
@@ -82,15 +89,7 @@ def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
             removed = tuple((c, digit) for c in cells_of(where[digit - 1] & _UNIT_BITS[box] & outside))
             if removed:
                 places = _places(line, _positions(where[digit - 1], line))
-                yield Step(
-                    "claiming",
-                    eliminations=removed,
-                    cause=tuple((c, digit) for c in places),
-                    units=(line, box),
-                    cells=tuple(places),
-                    text=f"Claiming: in {unit_name(line)}, {digit} can only go in {names(places)}, all in "
-                    f"{unit_name(box)}, so {digit} leaves the rest of {unit_name(box)}.",
-                )
+                yield _locked_step("claiming", digit, line, box, places, removed)
 
 
 def _locked_subsets(board: Board, size: int, technique: str, label: str) -> Iterator[Step]:

@@ -23,7 +23,8 @@ it: a pair in one row (column) comes with that row (column), so the house says w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from itertools import combinations
 
 from ..board import Board, Step
@@ -128,78 +129,68 @@ def _weak_unit(b: int, c: int) -> int:
     return 18 + box_of(b)
 
 
-def skyscraper(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Two parallel conjugate pairs with one end of each in one cross line: cells seeing both tops lose it."""
+Chain = tuple[int, int, int, int]
+
+
+def _four_cell_chains(
+    board: Board,
+    digits: Iterable[int],
+    house_groups: tuple[range, ...],
+    accept: Callable[[Chain, int, int], bool],
+) -> Iterator[tuple[int, Chain, int, int, tuple[int, ...]]]:
+    """Chains A=B-C=D of one digit whose links come from one group of houses, of the shape ``accept`` takes, that
+    remove the digit somewhere: (digit, chain, unit of A=B, unit of C=D, cells seeing both ends)."""
     for digit in digits:
         where = _where(board, digit)
-        for rows in (True, False):
-            links = _strong_links(where, range(9) if rows else range(9, 18))
-            for chain, u, v in _chains(links):
-                if not _is_skyscraper(chain, u, v, xwing_too=False):
-                    continue
-                a, b, c, d = chain
-                removed = _common_targets(where, (a, d))
-                if removed:
-                    base = _weak_unit(b, c)
-                    yield _chain_step(
-                        "skyscraper",
-                        "Skyscraper",
-                        digit,
-                        chain,
-                        (u, v, base),
-                        removed,
-                        f"{unit_name(u)} and {unit_name(v)} each hold {digit} in two places only, with "
-                        f"{cell_name(b)} and {cell_name(c)} both in {unit_name(base)}",
-                    )
+        for houses in house_groups:
+            for chain, u, v in _chains(_strong_links(where, houses)):
+                if accept(chain, u, v):
+                    removed = _common_targets(where, (chain[0], chain[3]))
+                    if removed:
+                        yield digit, chain, u, v, removed
+
+
+def skyscraper(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
+    """Two parallel conjugate pairs with one end of each in one cross line: cells seeing both tops lose it."""
+    lines = (range(9), range(9, 18))
+    is_skyscraper = partial(_is_skyscraper, xwing_too=False)
+    for digit, chain, u, v, removed in _four_cell_chains(board, digits, lines, is_skyscraper):
+        b, c = chain[1], chain[2]
+        base = _weak_unit(b, c)
+        how = (
+            f"{unit_name(u)} and {unit_name(v)} each hold {digit} in two places only, with "
+            f"{cell_name(b)} and {cell_name(c)} both in {unit_name(base)}"
+        )
+        yield _chain_step("skyscraper", "Skyscraper", digit, chain, (u, v, base), removed, how)
 
 
 def two_string_kite(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """A row pair and a column pair joined in a box: cells seeing both free ends lose the digit."""
-    for digit in digits:
-        where = _where(board, digit)
-        links = _strong_links(where, range(18))
-        for chain, u, v in _chains(links):
-            if not _is_kite(chain, u, v):
-                continue
-            a, b, c, d = chain
-            removed = _common_targets(where, (a, d))
-            if removed:
-                box = 18 + box_of(b)
-                yield _chain_step(
-                    "two_string_kite",
-                    "2-String Kite",
-                    digit,
-                    chain,
-                    (u, v, box),
-                    removed,
-                    f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
-                    f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} and {cell_name(c)} share "
-                    f"{unit_name(box)}",
-                )
+    for digit, chain, u, v, removed in _four_cell_chains(board, digits, (range(18),), _is_kite):
+        a, b, c, d = chain
+        box = 18 + box_of(b)
+        how = (
+            f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
+            f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} and {cell_name(c)} share {unit_name(box)}"
+        )
+        yield _chain_step("two_string_kite", "2-String Kite", digit, chain, (u, v, box), removed, how)
+
+
+def _is_turbot(chain: Chain, u: int, v: int) -> bool:
+    """True for a chain that is neither a Skyscraper, an X-Wing's shape nor a 2-String Kite."""
+    return not (_is_skyscraper(chain, u, v, xwing_too=True) or _is_kite(chain, u, v))
 
 
 def turbot_fish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Any other strong-weak-strong chain of four cells on one digit (neither skyscraper, kite nor X-Wing)."""
-    for digit in digits:
-        where = _where(board, digit)
-        for chain, u, v in _chains(_strong_links(where, range(27))):
-            if _is_skyscraper(chain, u, v, xwing_too=True) or _is_kite(chain, u, v):
-                continue
-            a, b, c, d = chain
-            removed = _common_targets(where, (a, d))
-            if removed:
-                weak = _weak_unit(b, c)
-                yield _chain_step(
-                    "turbot_fish",
-                    "Turbot Fish",
-                    digit,
-                    chain,
-                    (u, v, weak),
-                    removed,
-                    f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
-                    f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} sees {cell_name(c)} in "
-                    f"{unit_name(weak)}",
-                )
+    for digit, chain, u, v, removed in _four_cell_chains(board, digits, (range(27),), _is_turbot):
+        a, b, c, d = chain
+        weak = _weak_unit(b, c)
+        how = (
+            f"{unit_name(u)} holds {digit} only in {cell_name(a)} and {cell_name(b)}, {unit_name(v)} only "
+            f"in {cell_name(c)} and {cell_name(d)}, and {cell_name(b)} sees {cell_name(c)} in {unit_name(weak)}"
+        )
+        yield _chain_step("turbot_fish", "Turbot Fish", digit, chain, (u, v, weak), removed, how)
 
 
 def _er_lines(places: list[int]) -> Iterator[tuple[int, int]]:

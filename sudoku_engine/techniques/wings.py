@@ -65,6 +65,32 @@ def _mask_text(board: Board, cell: int) -> str:
     return f"{cell_name(cell)} ({digit_list(digits_of(board.cands[cell]))})"
 
 
+# What each wing's text says: its name, who holds Z whatever the pivot takes, and which cells lose Z.
+_WING_WORDS = {
+    "xy_wing": ("XY-Wing", "one of those two", "both"),
+    "xyz_wing": ("XYZ-Wing", "one of the three cells", "all three"),
+}
+
+
+def _wing_step(
+    board: Board, technique: str, cells: tuple[int, int, int], z_mask: int, removed: tuple[tuple[int, int], ...]
+) -> Step:
+    """The Step of an XY- or XYZ-Wing: pivot and pincers, the digit Z they force somewhere, Z removed."""
+    pivot, a, b = cells
+    name, holder, seen = _WING_WORDS[technique]
+    z = digits_of(z_mask)[0]
+    return Step(
+        technique,
+        eliminations=removed,
+        cells=cells,
+        cause=tuple((c, d) for c in cells for d in digits_of(board.cands[c])),
+        units=(_shared_unit(pivot, a), _shared_unit(pivot, b)),
+        text=f"{name}: pivot {_mask_text(board, pivot)} sees {_mask_text(board, a)} and "
+        f"{_mask_text(board, b)}; whichever digit the pivot takes, {holder} is {z}, "
+        f"so {z} leaves {_which_see(removed, seen)}.",
+    )
+
+
 def xy_wing(board: Board) -> Iterator[Step]:
     """Pivot XY sees pincers XZ and YZ: one pincer is Z, so Z leaves cells seeing both pincers."""
     bivalue = _cells_with_size(board, 2)
@@ -79,17 +105,7 @@ def xy_wing(board: Board) -> Iterator[Step]:
             removed = _removals(board, _common_peers((a, b)), z_mask)
             if not removed:
                 continue
-            z = digits_of(z_mask)[0]
-            yield Step(
-                "xy_wing",
-                eliminations=removed,
-                cells=(pivot, a, b),
-                cause=tuple((c, d) for c in (pivot, a, b) for d in digits_of(board.cands[c])),
-                units=(_shared_unit(pivot, a), _shared_unit(pivot, b)),
-                text=f"XY-Wing: pivot {_mask_text(board, pivot)} sees {_mask_text(board, a)} and "
-                f"{_mask_text(board, b)}; whichever digit the pivot takes, one of those two is {z}, "
-                f"so {z} leaves {_which_see(removed, 'both')}.",
-            )
+            yield _wing_step(board, "xy_wing", (pivot, a, b), z_mask, removed)
 
 
 def xyz_wing(board: Board) -> Iterator[Step]:
@@ -106,17 +122,7 @@ def xyz_wing(board: Board) -> Iterator[Step]:
             removed = _removals(board, _common_peers((pivot, a, b)), z_mask)
             if not removed:
                 continue
-            z = digits_of(z_mask)[0]
-            yield Step(
-                "xyz_wing",
-                eliminations=removed,
-                cells=(pivot, a, b),
-                cause=tuple((c, d) for c in (pivot, a, b) for d in digits_of(board.cands[c])),
-                units=(_shared_unit(pivot, a), _shared_unit(pivot, b)),
-                text=f"XYZ-Wing: pivot {_mask_text(board, pivot)} sees {_mask_text(board, a)} and "
-                f"{_mask_text(board, b)}; whichever digit the pivot takes, one of the three cells is {z}, "
-                f"so {z} leaves {_which_see(removed, 'all three')}.",
-            )
+            yield _wing_step(board, "xyz_wing", (pivot, a, b), z_mask, removed)
 
 
 def _wing_sets(board: Board, size: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
