@@ -106,9 +106,10 @@ from itertools import combinations
 from math import comb
 
 from ..board import Board, Step
-from ..grid import PEERS, POPCOUNT, UNITS, bit, box_of, cell_name, unit_name
+from ..grid import PEERS, POPCOUNT, UNITS, bit, box_of
 from ..solver import PuzzleLike, as_values
 from ..techniques import CATALOGUE, Technique
+from ..techniques.singles import hidden_single_step, naked_single_step
 
 DEFAULT_RUNS = 20
 DEFAULT_CAP = 10_000
@@ -657,21 +658,8 @@ def single_step(single: _Single) -> Step:
     """The Step of a tier-1 configuration."""
     cell, digit, unit = single
     if unit < 0:
-        return Step(
-            "naked_single",
-            placements=((cell, digit),),
-            cells=(cell,),
-            cause=((cell, digit),),
-            text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.",
-        )
-    return Step(
-        "hidden_single_box" if unit >= 18 else "hidden_single_line",
-        placements=((cell, digit),),
-        units=(unit,),
-        cells=(cell,),
-        cause=((cell, digit),),
-        text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
-    )
+        return naked_single_step(cell, digit)
+    return hidden_single_step(cell, digit, unit)
 
 
 def valid_applications(board: Board, tier: int) -> tuple[Step, ...]:

@@ -31,7 +31,30 @@ def full_house(board: Board) -> Iterator[Step]:
             )
 
 
-def _hidden_singles(board: Board, units: range, technique: str) -> Iterator[Step]:
+def hidden_single_step(cell: int, digit: int, unit: int) -> Step:
+    """The Step placing ``digit`` in ``cell``, its one place left in ``unit`` (a box, else a row or column)."""
+    return Step(
+        "hidden_single_box" if unit >= 18 else "hidden_single_line",
+        placements=((cell, digit),),
+        units=(unit,),
+        cells=(cell,),
+        cause=((cell, digit),),
+        text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
+    )
+
+
+def naked_single_step(cell: int, digit: int) -> Step:
+    """The Step placing ``digit`` in ``cell``, its one candidate left."""
+    return Step(
+        "naked_single",
+        placements=((cell, digit),),
+        cells=(cell,),
+        cause=((cell, digit),),
+        text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.",
+    )
+
+
+def _hidden_singles(board: Board, units: range) -> Iterator[Step]:
     """A digit with one place left in a house goes there."""
     cands = board.cands
     for unit in units:
@@ -43,24 +66,17 @@ def _hidden_singles(board: Board, units: range, technique: str) -> Iterator[Step
         for digit in digits_of(once & ~twice):
             b = bit(digit)
             cell = next(c for c in cells if cands[c] & b)
-            yield Step(
-                technique,
-                placements=((cell, digit),),
-                units=(unit,),
-                cells=(cell,),
-                cause=((cell, digit),),
-                text=f"Hidden single: in {unit_name(unit)}, {digit} can only go in {cell_name(cell)}.",
-            )
+            yield hidden_single_step(cell, digit, unit)
 
 
 def hidden_single_box(board: Board) -> Iterator[Step]:
     """Hidden single in a box (the easier kind to see)."""
-    return _hidden_singles(board, range(18, 18 + len(BOXES)), "hidden_single_box")
+    return _hidden_singles(board, range(18, 18 + len(BOXES)))
 
 
 def hidden_single_line(board: Board) -> Iterator[Step]:
     """Hidden single in a row or column."""
-    return _hidden_singles(board, range(18), "hidden_single_line")
+    return _hidden_singles(board, range(18))
 
 
 def naked_single(board: Board) -> Iterator[Step]:
@@ -68,11 +84,4 @@ def naked_single(board: Board) -> Iterator[Step]:
     for cell in range(81):
         mask = board.cands[cell]
         if not board.values[cell] and mask in SINGLE_DIGIT:
-            digit = SINGLE_DIGIT[mask]
-            yield Step(
-                "naked_single",
-                placements=((cell, digit),),
-                cells=(cell,),
-                cause=((cell, digit),),
-                text=f"Naked single: {cell_name(cell)} has only one candidate left, {digit}.",
-            )
+            yield naked_single_step(cell, SINGLE_DIGIT[mask])
