@@ -108,27 +108,21 @@ def _simple(board: Board, digit: int, cluster: _Cluster) -> Iterator[Step]:
         clash = _clash(cluster.colours[k])
         if clash is not None:
             group = cluster.colours[k]
-            yield _colour_step(
-                "simple_colours",
-                digit,
-                group,
-                (cluster,),
+            text = (
                 f"Simple Colours (wrap): colouring the conjugate pairs of {digit} gives {cell_name(clash[0])} and "
                 f"{cell_name(clash[1])}, which share a house, the same colour, so that colour is false and "
-                f"{digit} is removed from {names(group)}.",
+                f"{digit} is removed from {names(group)}."
             )
+            yield _colour_step("simple_colours", digit, group, (cluster,), text)
     first, second = cluster.colours
     outside = digit_cells(board)[digit - 1] & ~_mask(first + second)
     removed = cells_of(outside & _seeing(first) & _seeing(second))
     if removed:
-        yield _colour_step(
-            "simple_colours",
-            digit,
-            removed,
-            (cluster,),
+        text = (
             f"Simple Colours (trap): along the conjugate pairs of {digit}, either {names(first)} or "
-            f"{names(second)} hold {digit}, so {digit} is removed from {names(removed)} (each sees both colours).",
+            f"{names(second)} hold {digit}, so {digit} is removed from {names(removed)} (each sees both colours)."
         )
+        yield _colour_step("simple_colours", digit, removed, (cluster,), text)
 
 
 def simple_colours(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
@@ -158,15 +152,12 @@ def _multi_pair(board: Board, digit: int, a: _Cluster, b: _Cluster) -> Iterator[
             if seen[0] is None or seen[1] is None:
                 continue
             group = mine.colours[k]
-            yield _colour_step(
-                "multi_colours",
-                digit,
-                group,
-                pair,
+            text = (
                 f"Multi Colours: the colour of {names(group)} sees both colours of the cluster "
                 f"{names(theirs.cells)} (one of which holds {digit}), so it is false and {digit} is removed from its "
-                "cells.",
+                "cells."
             )
+            yield _colour_step("multi_colours", digit, group, pair, text)
     outside = digit_cells(board)[digit - 1] & ~_mask(a.cells + b.cells)
     for (i, j), touch in contacts.items():
         if touch is None:
@@ -174,15 +165,12 @@ def _multi_pair(board: Board, digit: int, a: _Cluster, b: _Cluster) -> Iterator[
         a_true, b_true = a.colours[1 - i], b.colours[1 - j]
         removed = cells_of(outside & _seeing(a_true) & _seeing(b_true))
         if removed:
-            yield _colour_step(
-                "multi_colours",
-                digit,
-                removed,
-                pair,
+            text = (
                 f"Multi Colours: {cell_name(touch[0])} and {cell_name(touch[1])} see each other, so their colours "
                 f"cannot both hold {digit}, so the colour of {names(a_true)} or that of {names(b_true)} does, and "
-                f"{digit} is removed from {names(removed)} (each sees both).",
+                f"{digit} is removed from {names(removed)} (each sees both)."
             )
+            yield _colour_step("multi_colours", digit, removed, pair, text)
 
 
 def multi_colours(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
