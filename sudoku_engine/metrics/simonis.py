@@ -66,9 +66,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from ..grid import ALL_CANDIDATES, PEERS, UNITS, Grid
+from ..grid import ALL_CANDIDATES, UNITS, Grid
 from ..solver import PuzzleLike, as_values, count_solutions, solve
 from ._matching import BITS, bounds_filter, dual_bounds_filter, dual_range_filter, perfect_filter, range_filter
+from ._singles import clear_peers, unit_spread
 
 SCHEMES: tuple[str, ...] = (
     "FC",
@@ -109,6 +110,7 @@ def _naked(s: State) -> int:
     """Forward checking: the value of each newly fixed cell leaves its peers, to a fixpoint."""
     done = s[_DONE]
     changed = 0
+    fixed: list[int] = []
     again = True
     while again:
         again = False
@@ -121,17 +123,13 @@ def _naked(s: State) -> int:
             if not m:
                 return -1
             done |= 1 << c
-            clear = ~m
-            for p in PEERS[c]:
-                pm = s[p]
-                if pm & m:
-                    pm &= clear
-                    if not pm:
-                        return -1
-                    s[p] = pm
-                    changed = 1
-                    if p < c and not pm & (pm - 1):
-                        again = True
+            step = clear_peers(s, c, fixed)
+            if step < 0:
+                return -1
+            changed |= step
+            if fixed:
+                again = again or min(fixed) < c  # a cell fixed behind the scan needs another pass
+                fixed.clear()
     s[_DONE] = done
     return changed
 
@@ -145,17 +143,8 @@ def _naked_from(s: State, cell: int) -> bool:
         if done >> c & 1:
             continue
         done |= 1 << c
-        m = s[c]
-        clear = ~m
-        for p in PEERS[c]:
-            pm = s[p]
-            if pm & m:
-                pm &= clear
-                if not pm:
-                    return False
-                s[p] = pm
-                if not pm & (pm - 1):
-                    stack.append(p)
+        if clear_peers(s, c, stack) < 0:
+            return False
     s[_DONE] = done
     return True
 
@@ -164,14 +153,9 @@ def _hidden(s: State) -> int:
     """Channeling with FC: a value left in one cell of a unit is placed there; a value left nowhere fails."""
     changed = 0
     for unit in UNITS:
-        ones = twos = 0
-        for c in unit:
-            m = s[c]
-            twos |= ones & m
-            ones |= m
-        if ones != ALL_CANDIDATES:
+        held, singles = unit_spread(s, unit)
+        if held != ALL_CANDIDATES:
             return -1
-        singles = ones & ~twos
         while singles:
             d = singles & -singles
             singles ^= d
