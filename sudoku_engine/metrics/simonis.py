@@ -65,6 +65,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Protocol
 
 from ..grid import ALL_CANDIDATES, UNITS, Grid
 from ..solver import PuzzleLike, as_values, count_solutions, solve
@@ -499,69 +500,44 @@ def run_scheme(puzzle: PuzzleLike, scheme: str, *, cap: int = DEFAULT_CAP, sweep
     )
 
 
-def fc(puzzle: PuzzleLike) -> Outcome:
-    """Forward checking on the 27 alldifferent constraints."""
-    return run_scheme(puzzle, "FC")
+SUMMARIES: dict[str, str] = {
+    "FC": "Forward checking on the 27 alldifferent constraints.",
+    "FCI": "Forward checking with channeling (naked and hidden singles).",
+    "BC": "Bounds-consistent alldifferent constraints (with forward checking).",
+    "BCI": "Bounds consistency with channeling: the dual value -> position variables bounds consistent too.",
+    "HAC": "Hyper-arc-consistent alldifferent constraints (perfect-matching filtering).",
+    "HACS": "HAC with the 54 row/block 'same' constraints.",
+    "HACC": "HAC with the colored matrix (per-value rows x columns matching).",
+    "HAC3": "HAC with the per-value rows/blocks matching of each band and stack.",
+    "HACSC": "HAC with the 'same' constraints and the colored matrix (the HACSC column of Table 4).",
+    "HACSC3": "HAC with all three redundant constraint families.",
+    "FCV": "Forward checking plus shaving.",
+    "BCV": "Bounds consistency plus shaving.",
+    "HACV": "Hyper-arc consistency plus shaving.",
+}
+"""One line on each scheme that has a function of its own (``fc`` .. ``hacv``)."""
 
 
-def fci(puzzle: PuzzleLike) -> Outcome:
-    """Forward checking with channeling (naked and hidden singles)."""
-    return run_scheme(puzzle, "FCI")
+class SchemeFunction(Protocol):
+    """One scheme's fixpoint on a puzzle (``cap`` and ``sweeps`` matter to the shaving schemes only)."""
+
+    def __call__(self, puzzle: PuzzleLike, *, cap: int = ..., sweeps: int | None = ...) -> Outcome: ...
 
 
-def bc(puzzle: PuzzleLike) -> Outcome:
-    """Bounds-consistent alldifferent constraints (with forward checking)."""
-    return run_scheme(puzzle, "BC")
+def _scheme_function(scheme: str) -> SchemeFunction:
+    """``run_scheme`` with the scheme fixed, named after it in lower case and documented by its summary."""
+
+    def run(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
+        return run_scheme(puzzle, scheme, cap=cap, sweeps=sweeps)
+
+    run.__name__ = run.__qualname__ = scheme.lower()
+    run.__doc__ = SUMMARIES[scheme]
+    return run
 
 
-def bci(puzzle: PuzzleLike) -> Outcome:
-    """Bounds consistency with channeling: the dual value -> position variables bounds consistent too."""
-    return run_scheme(puzzle, "BCI")
-
-
-def hac(puzzle: PuzzleLike) -> Outcome:
-    """Hyper-arc-consistent alldifferent constraints (perfect-matching filtering)."""
-    return run_scheme(puzzle, "HAC")
-
-
-def hacs(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the 54 row/block 'same' constraints."""
-    return run_scheme(puzzle, "HACS")
-
-
-def hacc(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the colored matrix (per-value rows x columns matching)."""
-    return run_scheme(puzzle, "HACC")
-
-
-def hac3(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the per-value rows/blocks matching of each band and stack."""
-    return run_scheme(puzzle, "HAC3")
-
-
-def hacsc(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the 'same' constraints and the colored matrix (the HACSC column of Table 4)."""
-    return run_scheme(puzzle, "HACSC")
-
-
-def hacsc3(puzzle: PuzzleLike) -> Outcome:
-    """HAC with all three redundant constraint families."""
-    return run_scheme(puzzle, "HACSC3")
-
-
-def fcv(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
-    """Forward checking plus shaving."""
-    return run_scheme(puzzle, "FCV", cap=cap, sweeps=sweeps)
-
-
-def bcv(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
-    """Bounds consistency plus shaving."""
-    return run_scheme(puzzle, "BCV", cap=cap, sweeps=sweeps)
-
-
-def hacv(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
-    """Hyper-arc consistency plus shaving."""
-    return run_scheme(puzzle, "HACV", cap=cap, sweeps=sweeps)
+fc, fci, bc, bci, hac = map(_scheme_function, ("FC", "FCI", "BC", "BCI", "HAC"))
+hacs, hacc, hac3, hacsc, hacsc3 = map(_scheme_function, ("HACS", "HACC", "HAC3", "HACSC", "HACSC3"))
+fcv, bcv, hacv = map(_scheme_function, ("FCV", "BCV", "HACV"))
 
 
 # ---- every scheme at once, along the lattice ---------------------------------------------------------------
