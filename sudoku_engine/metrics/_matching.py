@@ -25,7 +25,8 @@ textbook one that puts it above FC, as the paper's lattice has BC, which bounds 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 Rows = tuple[int, ...]
 
@@ -34,6 +35,15 @@ _MEMO_LIMIT = 20_000  # entries per memo (a few MB); cleared when full
 _perfect_memo: dict[Rows, Rows | None] = {}
 _bounds_memo: dict[Rows, Rows | None] = {}
 _MISS: tuple[int, ...] = (-1,)
+Key = TypeVar("Key", Rows, tuple[bool, Rows])
+
+
+def _remember(memo: dict[Key, Rows | None], key: Key, result: Rows | None) -> Rows | None:
+    """Store a filter's result in its memo (emptied first when full) and return it."""
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = result
+    return result
 
 
 def _matching(adj: Sequence[int], rows: Sequence[int]) -> list[int] | None:
@@ -135,11 +145,7 @@ def perfect_filter(adj: Rows) -> Rows | None:
     known = _perfect_memo.get(adj, _MISS)
     if known is not _MISS:
         return known
-    result = _perfect(adj)
-    if len(_perfect_memo) >= _MEMO_LIMIT:
-        _perfect_memo.clear()
-    _perfect_memo[adj] = result
-    return result
+    return _remember(_perfect_memo, adj, _perfect(adj))
 
 
 # ---- bounds consistency ----------------------------------------------------------------------------------
@@ -226,6 +232,18 @@ def _forward_check(masks: list[int]) -> bool:
         done = fixed
 
 
+def _to_fixpoint(domains: Rows, pruning_round: Callable[[list[int]], int]) -> Rows | None:
+    """Forward checking and rounds of ``pruning_round`` in turn until neither removes a value; None on failure."""
+    masks = list(domains)
+    while _forward_check(masks):
+        step = pruning_round(masks)
+        if step < 0:
+            return None
+        if step == 0:
+            return tuple(masks)
+    return None
+
+
 def bounds_filter(domains: Rows) -> Rows | None:
     """Textbook bounds consistency (with forward checking) of an alldifferent of 9 variables; None on failure.
 
@@ -235,19 +253,7 @@ def bounds_filter(domains: Rows) -> Rows | None:
     known = _bounds_memo.get(domains, _MISS)
     if known is not _MISS:
         return known
-    masks = list(domains)
-    result: Rows | None = None
-    while _forward_check(masks):
-        step = _bounds_round(masks)
-        if step < 0:
-            break
-        if step == 0:
-            result = tuple(masks)
-            break
-    if len(_bounds_memo) >= _MEMO_LIMIT:
-        _bounds_memo.clear()
-    _bounds_memo[domains] = result
-    return result
+    return _remember(_bounds_memo, domains, _to_fixpoint(domains, _bounds_round))
 
 
 # ---- bounds reasoning as the paper's solver does it ----------------------------------------------------------
@@ -310,6 +316,20 @@ def _exhausted_prefix(masks: list[int], members: tuple[int, ...]) -> int:
     return 0
 
 
+def _range_round(masks: list[int]) -> int:
+    """One exhausted-set search in each group of open variables that share values: -1 failure, 1 pruned, 0 none."""
+    for cells, values in _value_groups(masks):
+        members = BITS[cells]
+        if len(members) < 2:
+            continue
+        if _COUNT[values] < len(members):
+            return -1
+        step = _exhausted_prefix(masks, members)
+        if step:
+            return step
+    return 0
+
+
 def range_filter(domains: Rows) -> Rows | None:
     """The paper's BC alldifferent (ECLiPSe ``ic_global``): Hall sets found among (min, max) groups; None on failure.
 
@@ -324,29 +344,7 @@ def range_filter(domains: Rows) -> Rows | None:
     known = _range_memo.get(domains, _MISS)
     if known is not _MISS:
         return known
-    masks = list(domains)
-    result: Rows | None = None
-    while _forward_check(masks):
-        step = 0
-        for cells, values in _value_groups(masks):
-            members = BITS[cells]
-            if len(members) < 2:
-                continue
-            if _COUNT[values] < len(members):
-                step = -1
-                break
-            step = _exhausted_prefix(masks, members)
-            if step:
-                break
-        if step < 0:
-            break
-        if step == 0:
-            result = tuple(masks)
-            break
-    if len(_range_memo) >= _MEMO_LIMIT:
-        _range_memo.clear()
-    _range_memo[domains] = result
-    return result
+    return _remember(_range_memo, domains, _to_fixpoint(domains, _range_round))
 
 
 _dual_memo: dict[tuple[bool, Rows], Rows | None] = {}
@@ -374,12 +372,7 @@ def _dual(domains: Rows, textbook: bool) -> Rows | None:
         return known
     dual = (bounds_filter if textbook else range_filter)(tuple(_transpose(domains)))
     result = None if dual is None else tuple(m & t for m, t in zip(domains, _transpose(dual)))
-    if result is not None and not all(result):
-        result = None
-    if len(_dual_memo) >= _MEMO_LIMIT:
-        _dual_memo.clear()
-    _dual_memo[key] = result
-    return result
+    return _remember(_dual_memo, key, result if result is not None and all(result) else None)
 
 
 def dual_range_filter(domains: Rows) -> Rows | None:

@@ -39,8 +39,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..grid import ALL_CANDIDATES, PEERS, SINGLE_DIGIT, Grid, InvalidPuzzle, bit
+from ..grid import ALL_CANDIDATES, SINGLE_DIGIT, Grid, InvalidPuzzle, bit
 from ..solver import PuzzleLike, backend, checked_values
+from ._singles import clear_peers
 
 DEFAULT_RUNS = 10
 NO_SOLUTION = "the puzzle has no solution: arc consistency with domain splitting exhausted every branch"
@@ -73,18 +74,10 @@ def _arc_consistency(domains: list[int], queue: list[int]) -> int:
     made = 0
     while queue:
         cell = queue.pop()
-        value = domains[cell]
-        clear = ~value
-        for peer in PEERS[cell]:
-            mask = domains[peer]
-            if mask & value:
-                mask &= clear
-                if not mask:
-                    return -1
-                domains[peer] = mask
-                if not mask & (mask - 1):
-                    made += 1
-                    queue.append(peer)
+        waiting = len(queue)
+        if clear_peers(domains, cell, queue) < 0:
+            return -1
+        made += len(queue) - waiting
     return made
 
 

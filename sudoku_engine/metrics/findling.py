@@ -50,6 +50,7 @@ from ..grid import (
     bit,
 )
 from ..solver import PuzzleLike, checked_values
+from ._singles import unit_spread
 
 DEFAULT_CAP = 100_000
 
@@ -139,12 +140,7 @@ class _Search:
         domains = self.domains
         forced = [0] * 81
         for unit in UNITS:
-            once = twice = 0
-            for cell in unit:
-                mask = domains[cell]
-                twice |= once & mask
-                once |= mask
-            lone = once & ~twice
+            lone = unit_spread(domains, unit)[1]
             if lone:
                 for cell in unit:
                     forced[cell] |= domains[cell] & lone

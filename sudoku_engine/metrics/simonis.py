@@ -65,10 +65,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Protocol
 
-from ..grid import ALL_CANDIDATES, PEERS, UNITS, Grid
+from ..grid import ALL_CANDIDATES, UNITS, Grid
 from ..solver import PuzzleLike, as_values, count_solutions, solve
 from ._matching import BITS, bounds_filter, dual_bounds_filter, dual_range_filter, perfect_filter, range_filter
+from ._singles import clear_peers, unit_spread
 
 SCHEMES: tuple[str, ...] = (
     "FC",
@@ -109,6 +111,7 @@ def _naked(s: State) -> int:
     """Forward checking: the value of each newly fixed cell leaves its peers, to a fixpoint."""
     done = s[_DONE]
     changed = 0
+    fixed: list[int] = []
     again = True
     while again:
         again = False
@@ -121,17 +124,13 @@ def _naked(s: State) -> int:
             if not m:
                 return -1
             done |= 1 << c
-            clear = ~m
-            for p in PEERS[c]:
-                pm = s[p]
-                if pm & m:
-                    pm &= clear
-                    if not pm:
-                        return -1
-                    s[p] = pm
-                    changed = 1
-                    if p < c and not pm & (pm - 1):
-                        again = True
+            step = clear_peers(s, c, fixed)
+            if step < 0:
+                return -1
+            changed |= step
+            if fixed:
+                again = again or min(fixed) < c  # a cell fixed behind the scan needs another pass
+                fixed.clear()
     s[_DONE] = done
     return changed
 
@@ -145,17 +144,8 @@ def _naked_from(s: State, cell: int) -> bool:
         if done >> c & 1:
             continue
         done |= 1 << c
-        m = s[c]
-        clear = ~m
-        for p in PEERS[c]:
-            pm = s[p]
-            if pm & m:
-                pm &= clear
-                if not pm:
-                    return False
-                s[p] = pm
-                if not pm & (pm - 1):
-                    stack.append(p)
+        if clear_peers(s, c, stack) < 0:
+            return False
     s[_DONE] = done
     return True
 
@@ -164,14 +154,9 @@ def _hidden(s: State) -> int:
     """Channeling with FC: a value left in one cell of a unit is placed there; a value left nowhere fails."""
     changed = 0
     for unit in UNITS:
-        ones = twos = 0
-        for c in unit:
-            m = s[c]
-            twos |= ones & m
-            ones |= m
-        if ones != ALL_CANDIDATES:
+        held, singles = unit_spread(s, unit)
+        if held != ALL_CANDIDATES:
             return -1
-        singles = ones & ~twos
         while singles:
             d = singles & -singles
             singles ^= d
@@ -515,69 +500,44 @@ def run_scheme(puzzle: PuzzleLike, scheme: str, *, cap: int = DEFAULT_CAP, sweep
     )
 
 
-def fc(puzzle: PuzzleLike) -> Outcome:
-    """Forward checking on the 27 alldifferent constraints."""
-    return run_scheme(puzzle, "FC")
+SUMMARIES: dict[str, str] = {
+    "FC": "Forward checking on the 27 alldifferent constraints.",
+    "FCI": "Forward checking with channeling (naked and hidden singles).",
+    "BC": "Bounds-consistent alldifferent constraints (with forward checking).",
+    "BCI": "Bounds consistency with channeling: the dual value -> position variables bounds consistent too.",
+    "HAC": "Hyper-arc-consistent alldifferent constraints (perfect-matching filtering).",
+    "HACS": "HAC with the 54 row/block 'same' constraints.",
+    "HACC": "HAC with the colored matrix (per-value rows x columns matching).",
+    "HAC3": "HAC with the per-value rows/blocks matching of each band and stack.",
+    "HACSC": "HAC with the 'same' constraints and the colored matrix (the HACSC column of Table 4).",
+    "HACSC3": "HAC with all three redundant constraint families.",
+    "FCV": "Forward checking plus shaving.",
+    "BCV": "Bounds consistency plus shaving.",
+    "HACV": "Hyper-arc consistency plus shaving.",
+}
+"""One line on each scheme that has a function of its own (``fc`` .. ``hacv``)."""
 
 
-def fci(puzzle: PuzzleLike) -> Outcome:
-    """Forward checking with channeling (naked and hidden singles)."""
-    return run_scheme(puzzle, "FCI")
+class SchemeFunction(Protocol):
+    """One scheme's fixpoint on a puzzle (``cap`` and ``sweeps`` matter to the shaving schemes only)."""
+
+    def __call__(self, puzzle: PuzzleLike, *, cap: int = ..., sweeps: int | None = ...) -> Outcome: ...
 
 
-def bc(puzzle: PuzzleLike) -> Outcome:
-    """Bounds-consistent alldifferent constraints (with forward checking)."""
-    return run_scheme(puzzle, "BC")
+def _scheme_function(scheme: str) -> SchemeFunction:
+    """``run_scheme`` with the scheme fixed, named after it in lower case and documented by its summary."""
+
+    def run(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
+        return run_scheme(puzzle, scheme, cap=cap, sweeps=sweeps)
+
+    run.__name__ = run.__qualname__ = scheme.lower()
+    run.__doc__ = SUMMARIES[scheme]
+    return run
 
 
-def bci(puzzle: PuzzleLike) -> Outcome:
-    """Bounds consistency with channeling: the dual value -> position variables bounds consistent too."""
-    return run_scheme(puzzle, "BCI")
-
-
-def hac(puzzle: PuzzleLike) -> Outcome:
-    """Hyper-arc-consistent alldifferent constraints (perfect-matching filtering)."""
-    return run_scheme(puzzle, "HAC")
-
-
-def hacs(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the 54 row/block 'same' constraints."""
-    return run_scheme(puzzle, "HACS")
-
-
-def hacc(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the colored matrix (per-value rows x columns matching)."""
-    return run_scheme(puzzle, "HACC")
-
-
-def hac3(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the per-value rows/blocks matching of each band and stack."""
-    return run_scheme(puzzle, "HAC3")
-
-
-def hacsc(puzzle: PuzzleLike) -> Outcome:
-    """HAC with the 'same' constraints and the colored matrix (the HACSC column of Table 4)."""
-    return run_scheme(puzzle, "HACSC")
-
-
-def hacsc3(puzzle: PuzzleLike) -> Outcome:
-    """HAC with all three redundant constraint families."""
-    return run_scheme(puzzle, "HACSC3")
-
-
-def fcv(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
-    """Forward checking plus shaving."""
-    return run_scheme(puzzle, "FCV", cap=cap, sweeps=sweeps)
-
-
-def bcv(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
-    """Bounds consistency plus shaving."""
-    return run_scheme(puzzle, "BCV", cap=cap, sweeps=sweeps)
-
-
-def hacv(puzzle: PuzzleLike, *, cap: int = DEFAULT_CAP, sweeps: int | None = SWEEPS) -> Outcome:
-    """Hyper-arc consistency plus shaving."""
-    return run_scheme(puzzle, "HACV", cap=cap, sweeps=sweeps)
+fc, fci, bc, bci, hac = map(_scheme_function, ("FC", "FCI", "BC", "BCI", "HAC"))
+hacs, hacc, hac3, hacsc, hacsc3 = map(_scheme_function, ("HACS", "HACC", "HAC3", "HACSC", "HACSC3"))
+fcv, bcv, hacv = map(_scheme_function, ("FCV", "BCV", "HACV"))
 
 
 # ---- every scheme at once, along the lattice ---------------------------------------------------------------
