@@ -1,4 +1,4 @@
-"""Play latency under load and the game page's weight (issue 'play experience').
+"""Play latency under load and the game page's weight.
 
 A gunicorn server (``--workers W``, ``--threads T``; ``make run`` uses 2 sync workers) serves the app on a fresh
 SQLite file on 127.0.0.1. ``--players`` simulated players (threads of this process, one HTTP connection each) open

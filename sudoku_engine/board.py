@@ -1,6 +1,6 @@
 """A position with pencil marks: placed digits plus candidate masks, and the Step a technique yields.
 
-Every human technique reads a ``Board`` and yields ``Step`` objects (DESIGN section 3); the logic solver and
+Every human technique reads a ``Board`` and yields ``Step`` objects; the logic solver and
 the hint ladder apply them. A Board's candidates are whatever the position says: computed from the placed
 digits, or a player's own pencil marks. A board may also know which placed digits are the puzzle's givens
 (Avoidable Rectangles need it); one that does not know (``givens is None``) makes such techniques find nothing.
@@ -8,8 +8,9 @@ digits, or a player's own pencil marks. A board may also know which placed digit
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 from .grid import (
     ALL_CANDIDATES,
@@ -52,7 +53,7 @@ class Step:
         return tuple(dict.fromkeys([*self.cells, *(cell for cell, _ in self.cause)]))
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON form of DESIGN section 4: cells named ``r1c1``, candidates as [name, digit]."""
+        """The JSON form of ARCHITECTURE.md, Contracts: cells named ``r1c1``, candidates as [name, digit]."""
         return {
             "technique": self.technique,
             "placements": [[cell_name(c), d] for c, d in self.placements],
@@ -84,19 +85,63 @@ def _givens_mask(values: Sequence[int], givens: Sequence[int]) -> int:
     return mask
 
 
+_T = TypeVar("_T")
+
+
+class Memo:
+    """The caches technique finders keep while they look at the positions of one solve or one hint.
+
+    Every entry is keyed by what its value is computed from (a digit's candidate cells, a house's marks, the
+    whole position), so it is right for whichever position asks. A Memo belongs to the board it was made with
+    and to that board's copies: the logic solver applies steps to one board, so the later positions of a solve
+    reuse what the earlier ones worked out (most digits and houses do not change from one step to the next). A
+    board made from a puzzle, a position or pencil marks starts with an empty Memo, so nothing is remembered
+    past the solve, the hint, the request or the test that made it. Each named cache starts afresh when it grows
+    past its limit.
+    """
+
+    __slots__ = ("_caches",)
+
+    def __init__(self) -> None:
+        self._caches: dict[str, dict[Hashable, object]] = {}
+
+    def cache(self, name: str, limit: int) -> dict[Hashable, object]:
+        """The named cache (empty on first use, emptied when it holds more than ``limit`` entries)."""
+        found = self._caches.get(name)
+        if found is None or len(found) > limit:
+            found = self._caches[name] = {}
+        return found
+
+    def call(self, function: Callable[..., _T], *args: Hashable, limit: int) -> _T:
+        """``function(*args)``, kept in the function's cache (named by its module and name) under ``args``."""
+        entries = self.cache(f"{function.__module__}.{function.__qualname__}", limit)
+        if args in entries:
+            return cast(_T, entries[args])
+        value = entries[args] = function(*args)
+        return value
+
+    def sizes(self) -> dict[str, int]:
+        """How many entries each named cache holds (for tests and for watching memory)."""
+        return {name: len(entries) for name, entries in self._caches.items()}
+
+
 class Board:
     """Placed digits and candidate masks of a position (a placed cell has no candidates).
 
     ``givens`` is the cell mask (bit = cell index) of the placed digits that are the puzzle's givens, or None
     when the board does not know them (a pencil-mark grid); copies keep it and placing digits leaves it alone.
+    ``memo`` holds what the finders remember about this board's positions (see ``Memo``); copies share it.
     """
 
-    __slots__ = ("values", "cands", "givens")
+    __slots__ = ("values", "cands", "givens", "memo")
 
-    def __init__(self, values: Sequence[int], cands: Sequence[Candidates], givens: int | None = None) -> None:
+    def __init__(
+        self, values: Sequence[int], cands: Sequence[Candidates], givens: int | None = None, memo: Memo | None = None
+    ) -> None:
         self.values: list[int] = list(values)
         self.cands: list[Candidates] = list(cands)
         self.givens: int | None = givens
+        self.memo: Memo = Memo() if memo is None else memo
 
     @classmethod
     def from_values(cls, values: Sequence[int], givens: Sequence[int] | None = None) -> Board:
@@ -154,8 +199,8 @@ class Board:
         return cls.from_values((grid if isinstance(grid, Grid) else Grid.parse(grid)).values)
 
     def copy(self) -> Board:
-        """An independent copy (with the same givens)."""
-        return Board(self.values, self.cands, self.givens)
+        """A copy with its own digits and candidates (the same givens, the same memo)."""
+        return Board(self.values, self.cands, self.givens, self.memo)
 
     def place(self, cell: Cell, digit: Digit) -> None:
         """Place a digit and remove it from the candidates of the cell's peers."""

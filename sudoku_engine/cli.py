@@ -1,4 +1,4 @@
-"""The command line (DESIGN section 4): ``solve``, ``rate``, ``hint``, ``generate`` and ``reduce``.
+"""The command line: ``solve``, ``rate``, ``hint``, ``generate`` and ``reduce`` (fields: ARCHITECTURE.md, Contracts).
 
 Puzzles come as arguments (puzzle text or a file path) or one per line on stdin. Files ending in ``.tsv``
 have a header line; the ``puzzle`` column is read (the first column when no header names it). Files and stdin are

@@ -1,4 +1,4 @@
-"""The difficulty score D, its zone, and the time model: solving effort and predicted minutes (DESIGN 5.1, 5.2).
+"""The difficulty score D, its zone, and the time model: solving effort and predicted minutes (docs/difficulty.md).
 
 D is one continuous number on the Sudoku Explainer scale (about 1 to 12), monotone in how hard a puzzle is for
 people. ``benchmarks/fit_difficulty.py`` fits its constants and prints the figures ``docs/difficulty.md`` reports.

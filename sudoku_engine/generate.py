@@ -220,7 +220,7 @@ class Targeted:
     seconds: float
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON record of the CLI (DESIGN section 4): puzzle, solution, D, target, ms and the search figures."""
+        """The CLI's JSON record (ARCHITECTURE.md, Contracts): puzzle, solution, D, target, ms, the search figures."""
         record: dict[str, object] = {
             "puzzle": str(self.puzzle),
             "solution": str(self.solution),

@@ -1,6 +1,6 @@
 """The vocabulary of Sudoku: cells, units, peers, digits, candidate bitmasks, and puzzle text.
 
-Glossary (DESIGN section 3):
+Glossary:
 
 - Cell: an int 0..80 in row-major order, named ``r1c1``..``r9c9`` in any text a person reads.
 - Digit: an int 1..9; 0 stands for an empty cell inside a list of values.

@@ -1,4 +1,4 @@
-"""The hint ladder for a player's current position (DESIGN section 5.3).
+"""The hint ladder for a player's current position (ARCHITECTURE.md, Data flows: a hint).
 
 Computed from the position, never from a stored path. First the player's digits are checked against the
 solution: a wrong entry is reported before anything else. Then the player's own pencil marks, if given:
@@ -49,7 +49,7 @@ class Hint:
     step: Step | None
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON record of the ``hint`` command (DESIGN section 4)."""
+        """The JSON record of the ``hint`` command (ARCHITECTURE.md, Contracts)."""
         return {
             "puzzle": str(self.puzzle),
             "position": str(self.position),

@@ -1,4 +1,4 @@
-"""Rating a puzzle from its logic trace: the two familiar scales (DESIGN section 5.1).
+"""Rating a puzzle from its logic trace: the two familiar scales (docs/difficulty.md).
 
 - ``se_like``: the hardest step on the Sudoku Explainer scale (1.0-11.x), each step rated by
   ``techniques.step_se`` (a chain or loop higher the longer it is).
@@ -52,7 +52,7 @@ def hodoku_level(score: int, hardest_level: str) -> str:
 
 @dataclass(frozen=True)
 class Rating:
-    """What the rating knows about a puzzle (DESIGN section 4, ``rate``)."""
+    """What the rating knows about a puzzle (the ``rate`` record: ARCHITECTURE.md, Contracts)."""
 
     puzzle: Grid
     se_like: float

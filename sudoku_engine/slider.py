@@ -1,4 +1,4 @@
-"""The difficulty slider: 0-100, mapped monotonically onto D (DESIGN section 5.2, issue 'generate').
+"""The difficulty slider: 0-100, mapped monotonically onto D (docs/difficulty.md).
 
 The map goes through the quantiles of a reference sample (seed 002's percentile idea): ``slider_knots.KNOTS``
 holds D at slider 0, 1, ..., 100, built by ``benchmarks/slider_reference.py`` from published puzzles of every

@@ -1,4 +1,4 @@
-"""The Flask application factory: configuration, database, CSRF, error pages and blueprints (DESIGN 7.4)."""
+"""The Flask application factory: configuration, database, CSRF, error pages and blueprints."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rate limits on the routes that cost the server real work (DESIGN section 7.4): a new puzzle (the bank, else up to
+"""Rate limits on the routes that cost the server real work: a new puzzle (the bank, else up to
 a few seconds of generation), a puzzle link (a full rating of any puzzle) and hints (a technique search); and
 failed researcher log-ins (password guessing), where only wrong passwords count: per address, and per account
 (the email typed, known or not) across addresses, so that guesses spread over many addresses are stopped too.

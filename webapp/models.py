@@ -1,4 +1,4 @@
-"""SQLAlchemy 2 models: a game (one player on one puzzle), its events (DESIGN 7.2) and the puzzle bank."""
+"""SQLAlchemy 2 models: a game (one player on one puzzle), its events and the puzzle bank."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seed papers' measures, one module per paper (DESIGN section 6), and ``measure`` gathering them all.
+"""The seed papers' measures, one module per paper, and ``measure`` gathering them all (ARCHITECTURE.md).
 
 - ``fatemi``: seed 000, arc consistency + domain splitting call count.
 - ``findling``: seed 001, singles + chronological backtracking counts.
@@ -26,7 +26,7 @@ HSOLVE_CAP = 2_000
 
 @dataclass
 class Metrics:
-    """The seed measures of one puzzle, as the ``rate`` record names them (DESIGN section 4)."""
+    """The seed measures of one puzzle, as the ``rate`` record names them (ARCHITECTURE.md, Contracts)."""
 
     call_count: float | None = None
     findling: dict[str, int] | None = None

@@ -1,4 +1,4 @@
-"""The catalogue of human techniques, in solving order (DESIGN section 3 and 5.1).
+"""The catalogue of human techniques, in solving order (ARCHITECTURE.md, Adding a technique).
 
 Each technique is a function ``find(board) -> Iterator[Step]`` in the module of its family. The catalogue
 gives, per technique, its family, a HoDoKu-style base score and level (HoDoKu's default step configuration),

@@ -37,11 +37,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 from operator import itemgetter
 
-from ..board import Board, Candidate, Step
+from ..board import Board, Candidate, Memo, Step
 from ..grid import MASK_DIGITS, PEERS, POPCOUNT, UNITS, bit, cell_name, digits_of, unit_name
 from .common import digit_list, names
 
@@ -129,11 +128,15 @@ def _in_earlier_house(unit: int, cells: int) -> bool:
     return any(not cells & _OUTSIDE[line] for line in _LINES_OF[unit])
 
 
-@lru_cache(maxsize=2048)
-def _house(unit: int, marks: tuple[int, ...]) -> _House:
+def _house(memo: Memo, unit: int, marks: tuple[int, ...]) -> _House:
+    """The sets of a house split into those numbered here and those numbered in an earlier house (kept in the
+    board's memo by the house's marks: most houses keep their candidates from one stuck position to the next)."""
+    return memo.call(_split_house, unit, marks, limit=2048)
+
+
+def _split_house(unit: int, marks: tuple[int, ...]) -> _House:
     """The sets of a house split into those numbered here and those numbered in an earlier house."""
     # an ALS is one by its own cells, so a set inside two houses is found in both and numbered in the first.
-    # Cached: most houses keep their candidates from one stuck position to the next.
     found = _house_sets(unit, marks)
     earlier: tuple[int, ...] = ()
     if unit >= 9:
@@ -149,11 +152,18 @@ def _house(unit: int, marks: tuple[int, ...]) -> _House:
     )
 
 
-@lru_cache(maxsize=2048)
-def _house_groups(unit: int, marks: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], _Groups]:
+_HouseGroups = tuple[tuple[tuple[int, ...], ...], _Groups]
+
+
+def _house_groups(memo: Memo, unit: int, marks: tuple[int, ...]) -> _HouseGroups:
+    """``_group_house`` of a house, kept in the board's memo by the house's marks."""
+    return memo.call(_group_house, memo, unit, marks, limit=2048)
+
+
+def _group_house(memo: Memo, unit: int, marks: tuple[int, ...]) -> _HouseGroups:
     """Per set numbered in a house, per digit 0..9 the cells seeing all its places of the digit (0: not held); and
     per digit the groups of those sets with the same places of the digit (members as bits of rank in the house)."""
-    masks, digits, _, _ = _house(unit, marks)
+    masks, digits, _, _ = _house(memo, unit, marks)
     where = [0] * 10
     for c, m in zip(UNITS[unit], marks):
         for d in MASK_DIGITS[m]:
@@ -212,9 +222,11 @@ class _Index:
         "offsets",
         "_links",
         "_sets",
+        "memo",
     )
 
-    def __init__(self, values: tuple[int, ...], cands: tuple[int, ...]) -> None:
+    def __init__(self, values: tuple[int, ...], cands: tuple[int, ...], memo: Memo) -> None:
+        self.memo = memo
         digit_cells = [0] * 10
         for c, m in enumerate(cands):
             if m:
@@ -234,7 +246,7 @@ class _Index:
         # sets are numbered house by house, each in the first house that holds it (a set inside a box-line
         # intersection, or a single cell, is a set of each of its houses)
         for unit, marks in enumerate(self.marks):
-            here, held, listed, earlier = _house(unit, marks)
+            here, held, listed, earlier = _house(memo, unit, marks)
             offset = len(masks)
             offsets.append(offset)
             masks += here
@@ -284,7 +296,7 @@ class _Links:
         members: list[list[int]] = [[] for _ in range(10)]
         sees: list[tuple[int, ...]] = []
         for unit, (marks, offset) in enumerate(zip(index.marks, index.offsets)):
-            house_sees, groups = _house_groups(unit, marks)
+            house_sees, groups = _house_groups(index.memo, unit, marks)
             sees += house_sees
             for d in range(1, 10):
                 house_places, house_members = groups[d]
@@ -363,15 +375,11 @@ class _Links:
         return found
 
 
-@lru_cache(maxsize=4)
-def _index_of(values: tuple[int, ...], cands: tuple[int, ...]) -> _Index:
-    """The index of a position (cached: the ALS finders run one after another on the same position)."""
-    return _Index(values, cands)
-
-
 def _index(board: Board) -> _Index:
-    """The ALS index of a board's current candidates."""
-    return _index_of(tuple(board.values), tuple(board.cands))
+    """The ALS index of a board's current candidates (kept in its memo: the ALS finders run one after another on
+    the same position)."""
+    values, cands = tuple(board.values), tuple(board.cands)
+    return board.memo.call(_Index, values, cands, board.memo, limit=4)
 
 
 def _cause(board: Board, sets: list[Als]) -> tuple[Candidate, ...]:

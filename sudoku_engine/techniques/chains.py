@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..board import Board, Step
 from ..grid import DIGITS, PEERS, UNITS, UNITS_OF, cell_name, digits_of
@@ -105,7 +104,7 @@ def _positions(board: Board) -> list[int]:
     return positions
 
 
-def _house_links(positions: list[int], digits: tuple[int, ...], grouped: bool) -> set[tuple[Node, Node]]:
+def _house_links(board: Board, positions: list[int], digits: tuple[int, ...], grouped: bool) -> set[tuple[Node, Node]]:
     """Strong links inside houses: the digit's places in the house split into exactly two nodes.
 
     Two places make a pair of candidates; with groups, a group in the house (the digit's two or three places in
@@ -113,14 +112,13 @@ def _house_links(positions: list[int], digits: tuple[int, ...], grouped: bool) -
     """
     links: set[tuple[Node, Node]] = set()
     for digit in digits:
-        links.update(_digit_links(digit, positions[digit], grouped))
+        links.update(board.memo.call(_digit_links, digit, positions[digit], grouped, limit=4096))
     return links
 
 
-@lru_cache(maxsize=4096)
 def _digit_links(digit: int, where: int, grouped: bool) -> tuple[tuple[Node, Node], ...]:
-    """The strong links of one digit inside houses, from its places (cached: most digits keep their places from
-    one position to the next; a tuple of ints, which the garbage collector stops tracking)."""
+    """The strong links of one digit inside houses, from its places (kept in the board's memo: most digits keep
+    their places from one position to the next; a tuple of ints, which the garbage collector stops tracking)."""
     links: set[tuple[Node, Node]] = set()
     cells: dict[int, tuple[int, ...]] = {}  # cell mask -> its cells
     groups: dict[int, int] = {}  # intersection -> the digit's places there, when two or three
@@ -445,7 +443,7 @@ def x_chain(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     positions = _positions(board)
     graphs = []
     for digit in digits:
-        links = _house_links(positions, (digit,), grouped=False)
+        links = _house_links(board, positions, (digit,), grouped=False)
         if links:
             graphs.append(_build(positions, links, same_cell_weak=False))
     return _chains("x_chain", graphs, 4, same_digit_ends=True, placements=False)
@@ -461,7 +459,7 @@ def xy_chain(board: Board) -> Iterator[Step]:
 def nice_loop(board: Board) -> Iterator[Step]:
     """AICs and nice loops over candidates: conjugate pairs and bivalue cells, any digits."""
     positions = _positions(board)
-    links = _house_links(positions, tuple(range(1, 10)), grouped=False) | _cell_links(board)
+    links = _house_links(board, positions, tuple(range(1, 10)), grouped=False) | _cell_links(board)
     graphs = [_build(positions, links, same_cell_weak=True)] if links else []
     return _chains("nice_loop", graphs, 4, same_digit_ends=False, placements=True)
 
@@ -469,6 +467,6 @@ def nice_loop(board: Board) -> Iterator[Step]:
 def grouped_nice_loop(board: Board) -> Iterator[Step]:
     """AICs and nice loops with group nodes; only chains that use a group node are reported."""
     positions = _positions(board)
-    links = _house_links(positions, tuple(range(1, 10)), grouped=True) | _cell_links(board)
+    links = _house_links(board, positions, tuple(range(1, 10)), grouped=True) | _cell_links(board)
     graphs = [_build(positions, links, same_cell_weak=True)] if links else []
     return _chains("grouped_nice_loop", graphs, 4, same_digit_ends=False, placements=True, needs_group=True)

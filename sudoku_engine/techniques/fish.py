@@ -120,25 +120,20 @@ def _cell(rows_base: bool, line: int, cross: int) -> int:
 
 
 _Packed = tuple[tuple[int, ...], tuple[int, ...]]
-_last: tuple[tuple[int, ...], _Packed] = ((), ((), ()))
 
 
-def _packed(board: Board) -> _Packed:
-    """Per row and per column, every digit's position mask packed in one int (digit d at bit 9 * (d - 1)).
-
-    The nine fish finders run one after another on the same candidates, so the last result is kept.
-    """
-    global _last
-    cands = tuple(board.cands)
-    last = _last  # read once: another thread may replace it
-    if cands == last[0]:
-        return last[1]
-    packed = (
+def _pack(cands: tuple[int, ...]) -> _Packed:
+    """Per row and per column, every digit's position mask packed in one int (digit d at bit 9 * (d - 1))."""
+    return (
         tuple([sum(map(getitem, _SPREAD, cands[r * 9 : r * 9 + 9])) for r in range(9)]),
         tuple([sum(map(getitem, _SPREAD, cands[c::9])) for c in range(9)]),
     )
-    _last = (cands, packed)
-    return packed
+
+
+def _packed(board: Board) -> _Packed:
+    """The board's candidates packed per row and per column (kept for the last candidates: the nine fish finders
+    run one after another on the same position)."""
+    return board.memo.call(_pack, tuple(board.cands), limit=1)
 
 
 def _fin_boxes(packed: tuple[int, ...]) -> list[int]:
@@ -449,7 +444,10 @@ def _row_columns(unit: int, left: int) -> int:
 @lru_cache(maxsize=1 << 16)
 def _cover_options(unit: int, left: int, budget: int) -> tuple[frozenset[int], ...]:
     """The sets of at most ``budget`` columns and boxes that hold ``left`` (cells of a base row or box), each
-    minimal: per stack of a row its box or its columns; a box's columns."""
+    minimal: per stack of a row its box or its columns; a box's columns.
+
+    A pure function of three small ints (not of a position), so a process-wide cache serves every board.
+    """
     columns = _row_columns(unit, left)
     if unit >= 18:
         return (frozenset(9 + x for x in _CROSSES[columns]),) if POPCOUNT[columns] <= budget else ()
@@ -575,37 +573,37 @@ def _franken_hit(base: tuple[int, ...], cover: tuple[int, ...], inside: list[int
     return (fins, eliminations) if eliminations else None
 
 
-_found_fish: dict[int, tuple[tuple[list[_Franken], list[_Franken]], ...]] = {}
+_FrankenBySize = tuple[tuple[list[_Franken], list[_Franken]], ...]
 
 
-def _franken(cells: int, size: int) -> tuple[list[_Franken], list[_Franken]]:
-    """The Franken fish of a size (2 or 3) on one digit's candidate cells, unfinned and finned, rows (and boxes)
-    as base first, then by base and cover houses; of several with the same eliminations only the first.
+def _franken_search(cells: int) -> _FrankenBySize:
+    """The Franken fish of sizes 2 and 3 on one digit's candidate cells, per size unfinned and finned, rows (and
+    boxes) as base first, then by base and cover houses; of several with the same eliminations only the first."""
+    by_size: tuple[list[_Franken], list[_Franken]] = ([], [])
+    for rows_base in (True, False):
+        frame = cells if rows_base else _transposed(cells)
+        inside = [unit & frame for unit in _UNIT_BITS]
+        for found, candidates in zip(by_size, _row_based_candidates(frame)):
+            for base, cover in sorted(candidates):
+                hit = _franken_hit(base, cover, inside)
+                if hit is None:
+                    continue
+                fins, eliminations = hit
+                if not rows_base:
+                    base = tuple(sorted(_TRANSPOSED_UNIT[u] for u in base))
+                    cover = tuple(sorted(_TRANSPOSED_UNIT[u] for u in cover))
+                    fins, eliminations = _transposed(fins), _transposed(eliminations)
+                found.append((base, cover, fins, eliminations))
+    return tuple(_first_of_each(found) for found in by_size)
 
-    Both sizes are searched at once and kept for the digit's cells: the four finders run on the same candidates.
+
+def _franken(board: Board, cells: int, size: int) -> tuple[list[_Franken], list[_Franken]]:
+    """The Franken fish of a size (2 or 3) on one digit's candidate cells, unfinned and finned.
+
+    Both sizes are searched at once and kept in the board's memo by the digit's cells: the four finders run on the
+    same candidates, and most digits keep their cells from one position to the next.
     """
-    known = _found_fish.get(cells)
-    if known is None:
-        by_size: tuple[list[_Franken], list[_Franken]] = ([], [])
-        for rows_base in (True, False):
-            frame = cells if rows_base else _transposed(cells)
-            inside = [unit & frame for unit in _UNIT_BITS]
-            for found, candidates in zip(by_size, _row_based_candidates(frame)):
-                for base, cover in sorted(candidates):
-                    hit = _franken_hit(base, cover, inside)
-                    if hit is None:
-                        continue
-                    fins, eliminations = hit
-                    if not rows_base:
-                        base = tuple(sorted(_TRANSPOSED_UNIT[u] for u in base))
-                        cover = tuple(sorted(_TRANSPOSED_UNIT[u] for u in cover))
-                        fins, eliminations = _transposed(fins), _transposed(eliminations)
-                    found.append((base, cover, fins, eliminations))
-        known = tuple(_first_of_each(found) for found in by_size)
-        if len(_found_fish) > 4096:
-            _found_fish.clear()
-        _found_fish[cells] = known
-    return known[size - 2]
+    return board.memo.call(_franken_search, cells, limit=4096)[size - 2]
 
 
 def _first_of_each(found: list[_Franken]) -> tuple[list[_Franken], list[_Franken]]:
@@ -666,7 +664,7 @@ def _franken_steps(board: Board, size: int, finned: bool, technique: str, digits
     by_digit = memo.digit_cells(board)
     for digit in digits:
         cells = by_digit[digit - 1]
-        for hit in _franken(cells, size)[finned]:
+        for hit in _franken(board, cells, size)[finned]:
             yield _franken_step(technique, digit, hit, cells)
 
 

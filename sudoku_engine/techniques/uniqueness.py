@@ -20,7 +20,6 @@ either side of the rectangle, where HoDoKu's search takes the side within one bo
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import combinations
 
 from ..board import Board, Step
@@ -36,11 +35,12 @@ _SIDES: tuple[tuple[int, int], ...] = ((0, 1), (2, 3), (0, 2), (1, 3))
 
 
 def _rectangles(board: Board) -> list[tuple[Corners, int, int]]:
-    """Every unsolved two-box rectangle with a bivalue corner, and its two digits (a, b) (shared by the finders)."""
-    return _rectangles_of(tuple(board.values), tuple(board.cands))
+    """Every unsolved two-box rectangle with a bivalue corner, and its two digits (a, b) (kept in the board's memo
+    for its position: the uniqueness finders run one after another on it)."""
+    values, cands = tuple(board.values), tuple(board.cands)
+    return board.memo.call(_rectangles_of, values, cands, limit=4)
 
 
-@lru_cache(maxsize=4)
 def _rectangles_of(values: tuple[int, ...], cands: tuple[int, ...]) -> list[tuple[Corners, int, int]]:
     """The rectangles of a position, rows, then columns ascending.
 

@@ -267,7 +267,7 @@ def test_sets_are_numbered_in_the_first_house_that_holds_them() -> None:
     boards = [Board.from_pencilmarks(text) for text in (ALS_XZ, DOUBLY_LINKED, ALS_XY_WING, ALS_CHAIN)]
     boards += [Board.from_grid(puzzle) for puzzle in _corpus_sample()]
     for board in boards:
-        index = als._Index(tuple(board.values), tuple(board.cands))
+        index = als._index(board)
         masks, digits, in_unit = _reference_numbering(board)
         assert list(index.masks) == masks
         assert list(index.digits) == digits

@@ -77,3 +77,36 @@ def test_unchanged_houses_are_skipped() -> None:
     list(memo.find_by_house("spy", finder, board))
     changed = sorted({u for u in range(27) if any(c in UNITS[u] for c in (0, *PEERS[0]))})
     assert asked == [list(range(27)), changed]
+
+
+def test_a_fresh_board_remembers_nothing_from_another() -> None:
+    """What one board's searches remember stays with it: a new board of the same puzzle is searched in full."""
+    asked: list[list[int]] = []
+
+    def finder(board: Board, digits: Iterable[int]) -> Iterator[Step]:
+        asked.append(list(digits))
+        return iter(())
+
+    puzzle = hard_sample(per_file=1, top_every=97, se_every=211)[0]
+    first = Board.from_grid(puzzle)
+    logic.solve(first)
+    list(memo.find("spy", finder, first))
+    list(memo.find("spy", finder, first))
+    second = Board.from_grid(puzzle)
+    assert second.memo.sizes() == {} and first.memo.sizes()
+    list(memo.find("spy", finder, second))
+    open_digits = [d for d in range(1, 10) if memo.digit_cells(second)[d - 1]]
+    assert asked == [open_digits, open_digits]
+
+
+def test_a_solve_carries_its_memo_from_position_to_position() -> None:
+    """The logic solver works on one board (a copy sharing the memo of the board it is given) from the first position
+    to the last, so what its finders found empty at one position is known at the next."""
+    puzzle = hard_sample(per_file=1, top_every=97, se_every=211)[0]
+    board = Board.from_grid(puzzle)
+    assert board.copy().memo is board.memo and board.memo.sizes() == {}
+    trace = logic.solve(board)
+    assert trace.final is not None and trace.final.memo is board.memo
+    sizes = board.memo.sizes()
+    assert sizes["memo.empty"] > 0, sizes
+    assert Board.from_grid(puzzle).memo.sizes() == {}

@@ -1,4 +1,4 @@
-"""Arbitrary input to every route gives a page or a clear 4xx, never a 500 (DESIGN 7.1, ground rules), on SQLite and
+"""Arbitrary input to every route gives a page or a clear 4xx, never a 500, on SQLite and
 on PostgreSQL (the module runs once per database).
 
 Every route of the app's URL map is fuzzed, so a new route is fuzzed too: its path arguments (a real game, study or

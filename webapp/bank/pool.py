@@ -1,4 +1,4 @@
-"""The puzzle bank (DESIGN 2, issue 5): rated puzzles indexed by D, each served once, as a random isomorph.
+"""The puzzle bank: rated puzzles indexed by D, each served once, as a random isomorph.
 
 A row is stored in canonical form, so the unique ``puzzle`` column keeps isomorphic duplicates out as well, and
 inserting a puzzle that is already there does nothing (several processes may fill the bank at once).

@@ -1,4 +1,4 @@
-"""The hint ladder inside a game: each Hint press reveals the next rung, Apply carries out the step (DESIGN 7.1).
+"""The hint ladder inside a game: each Hint press reveals the next rung, Apply carries out the step.
 
 The hint is computed by ``sudoku_engine.hints`` from the player's current position and centre marks (wrong digits
 first, then missing candidates, then the easiest technique) and kept on the game with the rung reached, so a

@@ -1,4 +1,4 @@
-"""What a player has written on a board and how each action changes it, with undo and redo (DESIGN 7.1, 7.2).
+"""What a player has written on a board and how each action changes it, with undo and redo.
 
 Pure logic, no database: ``webapp.games.store`` loads a ``PlayState`` from a game row, applies one action and stores it
 back. A cell holds a digit or pencil marks of two kinds: corner marks (where a digit may go in its box) and centre

@@ -1,4 +1,4 @@
-"""Games: start one on a bank, generated or given puzzle, show it, take entries, verify completion (DESIGN 7.2)."""
+"""Games: start one on a bank, generated or given puzzle, show it, take entries, verify completion."""
 
 from __future__ import annotations
 
@@ -487,7 +487,8 @@ def techniques_needed(game: Game) -> list[tuple[str, int]]:
 
 @functools.lru_cache(maxsize=256)
 def technique_counts(puzzle: str) -> dict[str, int]:
-    """How often the logic solver uses each technique on a puzzle (kept for the puzzles asked about lately)."""
+    """How often the logic solver uses each technique on a puzzle (kept for the 256 puzzles asked about lately: a
+    pure function of the puzzle's text, the same for every player and request)."""
     return dict(Counter(step.technique for step in logic.solve(puzzle).steps))
 
 

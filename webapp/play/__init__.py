@@ -1,4 +1,4 @@
-"""The play blueprint: pick a difficulty, play a puzzle in the browser, see the solve time (DESIGN 7.1)."""
+"""The play blueprint: pick a difficulty, play a puzzle in the browser, see the solve time."""
 
 from flask import Blueprint
 

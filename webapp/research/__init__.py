@@ -1,4 +1,4 @@
-"""The researcher side: login, studies, progress, exports and the validation report (DESIGN 7.3).
+"""The researcher side: login, studies, progress, exports and the validation report.
 
 This module holds the ``research`` blueprint, its login and the ``flask user`` and ``flask study`` commands;
 ``views`` adds the pages, over the services ``exports``, ``report`` (its statistics in ``analysis``) and

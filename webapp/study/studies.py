@@ -1,4 +1,4 @@
-"""Solve-time studies: create one, let participants in, assign puzzle orders, walk them through (DESIGN 7.3).
+"""Solve-time studies: create one, let participants in, assign puzzle orders, walk them through.
 
 A study made from the researcher's form is stored "preparing" with its checked puzzles or its targets; a background
 job (``preparing``) rates the puzzles and claims their bank rows, then makes it "ready" (or "failed", saying

@@ -1,5 +1,5 @@
 """The participant side of a study, the ``study`` blueprint: entry link, consent, instructions, the puzzles in order,
-the end (DESIGN 7.1). Who is who comes from the signed session cookie (set by the entry link) or a label."""
+the end. Who is who comes from the signed session cookie (set by the entry link) or a label."""
 
 from __future__ import annotations
 
