@@ -35,7 +35,7 @@ first link digit and start set, so the walks of a set of start sets are that set
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from operator import itemgetter
@@ -289,76 +289,29 @@ class _Links:
 
     def __init__(self, index: _Index) -> None:
         self.index = index
-        masks, cells_of_digit = index.masks, index.digit_cells
-        # per digit, the sets grouped by where the digit sits in them (house by house): per group the cells seeing
-        # all its places with the places themselves, and the members as bits
-        places: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(10)]
-        members: list[list[int]] = [[] for _ in range(10)]
-        sees: list[tuple[int, ...]] = []
-        for unit, (marks, offset) in enumerate(zip(index.marks, index.offsets)):
-            house_sees, groups = _house_groups(index.memo, unit, marks)
-            sees += house_sees
-            for d in range(1, 10):
-                house_places, house_members = groups[d]
-                if house_places:
-                    places[d] += house_places
-                    members[d] += [m << offset for m in house_members]
+        sees, places, members = _grouped_places(index)
         self.sees = tuple(sees)
-        at_cell = [0] * 81
-        for i, cells_i in enumerate(index.cells):
-            one = 1 << i
-            for c in cells_i:
-                at_cell[c] |= one
-        overlap = []
-        for cells_i in index.cells:
-            near = 0
-            for c in cells_i:
-                near |= at_cell[c]
-            overlap.append(near)
-        self.overlap = tuple(overlap)
+        self.overlap = _overlaps(index.cells)
         every = (1 << index.count) - 1
-        apart = [every ^ near for near in overlap]
+        apart = [every ^ near for near in self.overlap]
+        count = len(index.masks)
         # per set, (digit, sets) for each digit it has RCC partners by, and for each digit other sets fit it by:
         # apart from it, with some cell holding the digit that sees all places of the digit in both sets; and
         # the sets linked to it by one digit or more, by two digits or more, and fitting it by some digit
-        partners: list[list[tuple[int, int]]] = [[] for _ in masks]
-        fitting: list[list[tuple[int, int]]] = [[] for _ in masks]
-        linked = [0] * len(masks)
-        doubly = [0] * len(masks)
-        fit_any = [0] * len(masks)
+        partners: list[list[tuple[int, int]]] = [[] for _ in range(count)]
+        fitting: list[list[tuple[int, int]]] = [[] for _ in range(count)]
+        linked, doubly, fit_any = [0] * count, [0] * count, [0] * count
         for d in range(1, 10):
-            cells = cells_of_digit[d]
-            # per cell, the sets whose places of d all see it: both tests below read these
-            seeing = [0] * 81
-            targets = []
-            for (seen, _), one in zip(places[d], members[d]):
-                ts = _cells_of(seen & cells)
-                for t in ts:
-                    seeing[t] |= one
-                targets.append(ts)
-            for (_, listed), ts, group in zip(places[d], targets, members[d]):
-                restricted = every
-                for c in listed:
-                    restricted &= seeing[c]
-                fit = 0
-                for t in ts:
-                    fit |= seeing[t]
-                if not restricted and not fit:
-                    continue
-                while group:
-                    i = group.bit_length() - 1
-                    group ^= 1 << i
-                    if fit:
-                        found = fit & apart[i]
-                        if found:
-                            fitting[i].append((d, found))
-                            fit_any[i] |= found
-                    if restricted:
-                        found = restricted & apart[i]
-                        if found:
-                            partners[i].append((d, found))
-                            doubly[i] |= linked[i] & found
-                            linked[i] |= found
+            for i, fit, restricted in _digit_relations(index.digit_cells[d], places[d], members[d], every):
+                found = fit & apart[i]
+                if found:
+                    fitting[i].append((d, found))
+                    fit_any[i] |= found
+                found = restricted & apart[i]
+                if found:
+                    partners[i].append((d, found))
+                    doubly[i] |= linked[i] & found
+                    linked[i] |= found
         # tuples of ints, which the garbage collector stops tracking (as for the index)
         self.partners = tuple([tuple(found) for found in partners])
         self.fitting = tuple([tuple(found) for found in fitting])
@@ -373,6 +326,71 @@ class _Links:
             if p >> j & 1:
                 found |= 1 << (d - 1)
         return found
+
+
+_Places = list[list[tuple[int, tuple[int, ...]]]]
+
+
+def _grouped_places(index: _Index) -> tuple[list[tuple[int, ...]], _Places, list[list[int]]]:
+    """Per set, per digit the cells seeing all its places of the digit; and per digit, the sets grouped by where the
+    digit sits in them (house by house): per group the cells seeing all its places with the places themselves, and
+    the members as bits of the set numbers."""
+    places: _Places = [[] for _ in range(10)]
+    members: list[list[int]] = [[] for _ in range(10)]
+    sees: list[tuple[int, ...]] = []
+    for unit, (marks, offset) in enumerate(zip(index.marks, index.offsets)):
+        house_sees, groups = _house_groups(index.memo, unit, marks)
+        sees += house_sees
+        for d in range(1, 10):
+            house_places, house_members = groups[d]
+            if house_places:
+                places[d] += house_places
+                members[d] += [m << offset for m in house_members]
+    return sees, places, members
+
+
+def _overlaps(cells_of_sets: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Per set, the sets sharing a cell with it (itself among them), as bits of the set numbers."""
+    at_cell = [0] * 81
+    for i, cells in enumerate(cells_of_sets):
+        for c in cells:
+            at_cell[c] |= 1 << i
+    overlap = []
+    for cells in cells_of_sets:
+        near = 0
+        for c in cells:
+            near |= at_cell[c]
+        overlap.append(near)
+    return tuple(overlap)
+
+
+def _digit_relations(
+    cells: int, places: list[tuple[int, tuple[int, ...]]], members: list[int], every: int
+) -> Iterator[tuple[int, int, int]]:
+    """For one digit, per set holding it (group by group, higher numbers first): the sets that fit it by the digit
+    (a cell holding the digit sees all the digit's places in both) and the sets restricted-common with it by the
+    digit (all the digit's places in both see each other), as (set, fitting sets, restricted sets), overlaps
+    not yet removed."""
+    seeing = [0] * 81  # per cell, the sets whose places of the digit all see it
+    targets = []
+    for (seen, _), one in zip(places, members):
+        found = _cells_of(seen & cells)
+        for t in found:
+            seeing[t] |= one
+        targets.append(found)
+    for (_, listed), found, group in zip(places, targets, members):
+        restricted = every
+        for c in listed:
+            restricted &= seeing[c]
+        fit = 0
+        for t in found:
+            fit |= seeing[t]
+        if not restricted and not fit:
+            continue
+        while group:
+            i = group.bit_length() - 1
+            group ^= 1 << i
+            yield i, fit, restricted
 
 
 def _index(board: Board) -> _Index:
@@ -468,89 +486,126 @@ def als_xz(board: Board) -> Iterator[Step]:
             )
 
 
-def als_xy_wing(board: Board) -> Iterator[Step]:
-    """Pivot C linked to A by X and to B by Y (X != Y): a digit Z of A and B leaves cells seeing all its places."""
-    index = _index(board)
-    links = index.links
-    cells = index.digit_cells
-    digits = index.digits
-    reported: set[tuple[Candidate, ...]] = set()
-    # per set and digit X, the sets apart from it with a cell seeing all places of a common digit other than X
-    fit_but: dict[tuple[int, int], int] = {}
-    for pivot in range(index.count):
+def _pivot_links_but(partners: Sequence[tuple[int, int]], digits: int) -> int:
+    """The sets linked to the pivot by some digit outside ``digits`` (candidate bits)."""
+    wings = 0
+    for d, p in partners:
+        if not digits >> (d - 1) & 1:
+            wings |= p
+    return wings
+
+
+def _fitting_but(links: _Links, i: int, digits: int) -> int:
+    """The sets that fit set i by some digit outside ``digits`` (candidate bits)."""
+    fit = 0
+    for z, f in links.fitting[i]:
+        if not digits >> (z - 1) & 1:
+            fit |= f
+    return fit
+
+
+def _fitting_with_other_links(links: _Links, partners: Sequence[tuple[int, int]], i: int, ra: int) -> int:
+    """For set A linked to the pivot by several digits ``ra``: the sets fitting A by a digit Z and linked to the
+    pivot by a digit Y != Z, with some X of A's links left over."""
+    wings = 0
+    for z, f in links.fitting[i]:
+        for y, p in partners:
+            if y != z and ra & ~(1 << (z - 1) | 1 << (y - 1)):
+                wings |= f & p
+    return wings
+
+
+class _XYWing:
+    """The ALS-XY-Wing search of one position: pivot C, set A linked to C by X, set B linked to C by Y."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.index = _index(board)
+        self.links = self.index.links
+        self.reported: set[tuple[Candidate, ...]] = set()
+        # per set A and digits X, the sets apart from A with a cell seeing all places of a common digit other than X
+        self.fit_but: dict[tuple[int, int], int] = {}
+
+    def steps(self) -> Iterator[Step]:
+        """Every ALS-XY-Wing, pivot by pivot, A before B; of several with the same eliminations only the first."""
+        for pivot in range(self.index.count):
+            if len(self.links.partners[pivot]) >= 2:  # with one link digit X = Y for every pair
+                yield from self._from_pivot(pivot)
+
+    def _from_pivot(self, pivot: int) -> Iterator[Step]:
+        """The wings of one pivot."""
+        links = self.links
         partners = links.partners[pivot]
-        if len(partners) < 2:
-            # every link of the pivot is by one digit: X = Y for every pair
-            continue
         by_other: dict[int, int] = {}
         neighbours = links.linked[pivot]
         for ia in _cells_of(neighbours):
             if not (links.fit_any[ia] & neighbours) >> (ia + 1):
                 continue
-            ra = 0
-            for d, p in partners:
-                if p >> ia & 1:
-                    ra |= 1 << (d - 1)
-            # B after A, linked to the pivot by a digit other than X, fitting A on a digit other than X
-            if POPCOUNT[ra] == 1:
-                wings = by_other.get(ra)
-                if wings is None:
-                    wings = 0
-                    for d, p in partners:
-                        if not ra >> (d - 1) & 1:
-                            wings |= p
-                    by_other[ra] = wings
-                fit = fit_but.get((ia, ra))
-                if fit is None:
-                    fit = 0
-                    for z, f in links.fitting[ia]:
-                        if not ra >> (z - 1) & 1:
-                            fit |= f
-                    fit_but[(ia, ra)] = fit
-                wings &= fit
-            else:
-                # linked to the pivot by several digits: Z and Y must leave some X of A's links
-                wings = 0
-                for z, f in links.fitting[ia]:
-                    for y, p in partners:
-                        if y != z and ra & ~(1 << (z - 1) | 1 << (y - 1)):
-                            wings |= f & p
-            wings &= ~((2 << ia) - 1)
-            if not wings:
-                continue
-            sees_a = links.sees[ia]
+            ra = links.rcc(pivot, ia)
+            wings = self._wings(partners, by_other, ia, ra) & ~((2 << ia) - 1)
             for ib in _cells_of(wings):
-                rb = 0
-                for d, p in partners:
-                    if p >> ib & 1:
-                        rb |= 1 << (d - 1)
-                sees_b = links.sees[ib]
-                common = digits[ia] & digits[ib]
-                done = 0
-                for x in MASK_DIGITS[ra]:
-                    for y in MASK_DIGITS[rb]:
-                        zs = common & ~(bit(x) | bit(y)) & ~done
-                        if x == y or not zs:
-                            continue
-                        removals = [(z, sees_a[z] & sees_b[z] & cells[z]) for z in MASK_DIGITS[zs]]
-                        removals = [(z, t) for z, t in removals if t]
-                        for z, _ in removals:
-                            done |= bit(z)
-                        eliminations = _eliminations(removals)
-                        if not eliminations or eliminations in reported:
-                            continue
-                        reported.add(eliminations)
-                        a, b, c = index.als(ia), index.als(ib), index.als(pivot)
-                        reason = "; ".join(_removal(z, t, "of A and B") for z, t in removals)
-                        yield Step(
-                            "als_xy_wing",
-                            eliminations=eliminations,
-                            cause=_cause(board, [a, b, c]),
-                            units=_units([a, b, c]),
-                            cells=_cells([a, b, c]),
-                            text=f"ALS-XY-Wing: pivot C {c.label()} is linked to A {a.label()} by {x} and to "
-                            f"B {b.label()} by {y}, so A or B is locked; {reason}.",
-                        )
+                yield from self._wing_steps(pivot, ia, ib, ra, links.rcc(pivot, ib))
+
+    def _wings(self, partners: Sequence[tuple[int, int]], by_other: dict[int, int], ia: int, ra: int) -> int:
+        """The sets B that may complete a wing with A: linked to the pivot by a digit other than X, fitting A by a
+        digit other than X (with several link digits, by a digit Z and linked by Y != Z leaving some X)."""
+        if POPCOUNT[ra] != 1:
+            return _fitting_with_other_links(self.links, partners, ia, ra)
+        wings = by_other.get(ra)
+        if wings is None:
+            wings = by_other[ra] = _pivot_links_but(partners, ra)
+        fit = self.fit_but.get((ia, ra))
+        if fit is None:
+            fit = self.fit_but[(ia, ra)] = _fitting_but(self.links, ia, ra)
+        return wings & fit
+
+    def _wing_steps(self, pivot: int, ia: int, ib: int, ra: int, rb: int) -> Iterator[Step]:
+        """The steps of pivot, A and B: for each X of A's links and Y != X of B's, the digits Z of A and B (other than
+        X and Y) leave the cells seeing all their places; each Z once."""
+        sees_a, sees_b, cells = self.links.sees[ia], self.links.sees[ib], self.index.digit_cells
+        common = self.index.digits[ia] & self.index.digits[ib]
+        done = 0
+        for x in MASK_DIGITS[ra]:
+            for y in MASK_DIGITS[rb]:
+                zs = common & ~(bit(x) | bit(y)) & ~done
+                if x == y or not zs:
+                    continue
+                removals = [(z, sees_a[z] & sees_b[z] & cells[z]) for z in MASK_DIGITS[zs]]
+                removals = [(z, t) for z, t in removals if t]
+                for z, _ in removals:
+                    done |= bit(z)
+                eliminations = _eliminations(removals)
+                if eliminations and eliminations not in self.reported:
+                    self.reported.add(eliminations)
+                    yield self._step(pivot, ia, ib, x, y, removals, eliminations)
+
+    def _step(
+        self,
+        pivot: int,
+        ia: int,
+        ib: int,
+        x: int,
+        y: int,
+        removals: list[tuple[int, int]],
+        eliminations: tuple[Candidate, ...],
+    ) -> Step:
+        """The Step of one wing."""
+        a, b, c = self.index.als(ia), self.index.als(ib), self.index.als(pivot)
+        reason = "; ".join(_removal(z, t, "of A and B") for z, t in removals)
+        return Step(
+            "als_xy_wing",
+            eliminations=eliminations,
+            cause=_cause(self.board, [a, b, c]),
+            units=_units([a, b, c]),
+            cells=_cells([a, b, c]),
+            text=f"ALS-XY-Wing: pivot C {c.label()} is linked to A {a.label()} by {x} and to "
+            f"B {b.label()} by {y}, so A or B is locked; {reason}.",
+        )
+
+
+def als_xy_wing(board: Board) -> Iterator[Step]:
+    """Pivot C linked to A by X and to B by Y (X != Y): a digit Z of A and B leaves cells seeing all its places."""
+    return _XYWing(board).steps()
 
 
 class _ChainSearch:

@@ -19,10 +19,10 @@ either side of the rectangle, where HoDoKu's search takes the side within one bo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
-from ..board import Board, Step
+from ..board import Board, Candidate, Step
 from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF, bit, box_of, cell_name, digits_of, unit_name
 from .common import PEER_BITS, cells_of, digit_list, names
 
@@ -105,6 +105,28 @@ def _roofs(board: Board, corners: Corners, ab: int) -> Iterator[tuple[int, int]]
             yield corners[i], corners[j]
 
 
+def _ur_step(
+    technique: str,
+    corners: Corners,
+    digits: tuple[int, int],
+    eliminations: tuple[Candidate, ...],
+    text: str,
+    *,
+    also_causes: Iterable[Candidate] = (),
+    also_units: Iterable[int] = (),
+) -> Step:
+    """The Step of a rectangle on digits a and b: its corners, its a/b candidates (and ``also_causes``) as the cause,
+    its rows and columns (and ``also_units``) as the houses."""
+    return Step(
+        technique,
+        eliminations=eliminations,
+        cells=corners,
+        cause=(*_rect_cause(corners, *digits), *also_causes),
+        units=tuple(dict.fromkeys((*_rect_units(corners), *also_units))),
+        text=text,
+    )
+
+
 def unique_rectangle_1(board: Board) -> Iterator[Step]:
     """Three corners hold only a and b: a and b leave the fourth corner."""
     for corners, a, b in _rectangles(board):
@@ -113,16 +135,12 @@ def unique_rectangle_1(board: Board) -> Iterator[Step]:
         if len(others) != 1:
             continue
         cell = others[0]
-        yield Step(
-            "unique_rectangle_1",
-            eliminations=((cell, a), (cell, b)),
-            cells=corners,
-            cause=_rect_cause(corners, a, b),
-            units=_rect_units(corners),
-            text=f"Unique Rectangle Type 1: {_where(corners)} all hold {a}/{b} and all but {cell_name(cell)} hold "
+        text = (
+            f"Unique Rectangle Type 1: {_where(corners)} all hold {a}/{b} and all but {cell_name(cell)} hold "
             f"nothing else; if {cell_name(cell)} were {a} or {b}, {_deadly(a, b)}, so (assuming a unique solution) "
-            f"{a} and {b} leave {cell_name(cell)}.",
+            f"{a} and {b} leave {cell_name(cell)}."
         )
+        yield _ur_step("unique_rectangle_1", corners, (a, b), ((cell, a), (cell, b)), text)
 
 
 def unique_rectangle_2(board: Board) -> Iterator[Step]:
@@ -138,15 +156,19 @@ def unique_rectangle_2(board: Board) -> Iterator[Step]:
             removed = tuple((t, c) for t in targets if board.cands[t] & extra)
             if removed:
                 seeing = "which sees" if len(removed) == 1 else "which see"
-                yield Step(
-                    "unique_rectangle_2",
-                    eliminations=removed,
-                    cells=corners,
-                    cause=(*_rect_cause(corners, a, b), (roof[0], c), (roof[1], c)),
-                    units=tuple(dict.fromkeys((*_rect_units(corners), *_shared_units(*roof)))),
-                    text=f"Unique Rectangle Type 2: {_where(corners)} all hold {a}/{b}; unless {cell_name(roof[0])} or "
+                text = (
+                    f"Unique Rectangle Type 2: {_where(corners)} all hold {a}/{b}; unless {cell_name(roof[0])} or "
                     f"{cell_name(roof[1])} is {c}, {_deadly(a, b)}, so (assuming a unique solution) one of them is {c} "
-                    f"and {c} leaves {names(t for t, _ in removed)}, {seeing} both.",
+                    f"and {c} leaves {names(t for t, _ in removed)}, {seeing} both."
+                )
+                yield _ur_step(
+                    "unique_rectangle_2",
+                    corners,
+                    (a, b),
+                    removed,
+                    text,
+                    also_causes=((roof[0], c), (roof[1], c)),
+                    also_units=_shared_units(*roof),
                 )
 
 
@@ -209,15 +231,13 @@ def unique_rectangle_4(board: Board) -> Iterator[Step]:
                 unit = next((u for u in _shared_units(*roof) if board.places(u, x) == list(roof)), None)
                 if unit is None:
                     continue
-                yield Step(
-                    "unique_rectangle_4",
-                    eliminations=((roof[0], y), (roof[1], y)),
-                    cells=corners,
-                    cause=_rect_cause(corners, a, b),
-                    units=tuple(dict.fromkeys((*_rect_units(corners), unit))),
-                    text=f"Unique Rectangle Type 4: {_where(corners)} all hold {a}/{b}, and {x} can only go in "
+                text = (
+                    f"Unique Rectangle Type 4: {_where(corners)} all hold {a}/{b}, and {x} can only go in "
                     f"{cell_name(roof[0])} or {cell_name(roof[1])} within {unit_name(unit)}, so one of them is {x}; if "
-                    f"the other were {y}, {_deadly(a, b)}, so (assuming a unique solution) {y} leaves both.",
+                    f"the other were {y}, {_deadly(a, b)}, so (assuming a unique solution) {y} leaves both."
+                )
+                yield _ur_step(
+                    "unique_rectangle_4", corners, (a, b), ((roof[0], y), (roof[1], y)), text, also_units=(unit,)
                 )
 
 
@@ -240,16 +260,14 @@ def unique_rectangle_5(board: Board) -> Iterator[Step]:
             seeing &= PEER_BITS[cell]
         removed = tuple((t, c) for t in cells_of(seeing) if board.cands[t] & extra)
         if removed:
-            yield Step(
-                "unique_rectangle_5",
-                eliminations=removed,
-                cells=corners,
-                cause=(*_rect_cause(corners, a, b), *((cell, c) for cell in roof)),
-                units=_rect_units(corners),
-                text=f"Unique Rectangle Type 5: {_where(corners)} all hold {a}/{b}, and {names(roof)} hold one more "
+            text = (
+                f"Unique Rectangle Type 5: {_where(corners)} all hold {a}/{b}, and {names(roof)} hold one more "
                 f"digit, {c}, and nothing else; unless one of them is {c}, {_deadly(a, b)}, so (assuming a unique "
                 f"solution) one of them is {c} and {c} leaves {names(t for t, _ in removed)}, which "
-                f"{'sees' if len(removed) == 1 else 'see'} all of them.",
+                f"{'sees' if len(removed) == 1 else 'see'} all of them."
+            )
+            yield _ur_step(
+                "unique_rectangle_5", corners, (a, b), removed, text, also_causes=((cell, c) for cell in roof)
             )
 
 
@@ -294,18 +312,14 @@ def hidden_rectangle(board: Board) -> Iterator[Step]:
             for x, y in ((a, b), (b, a)):
                 if board.places(row, x) != sorted((far, in_row)) or board.places(col, x) != sorted((far, in_col)):
                     continue
-                yield Step(
-                    "hidden_rectangle",
-                    eliminations=((far, y),),
-                    cells=corners,
-                    cause=_rect_cause(corners, a, b),
-                    units=_rect_units(corners),
-                    text=f"Hidden Rectangle: {_where(corners)} all hold {a}/{b} and {cell_name(corners[anchor])} "
+                text = (
+                    f"Hidden Rectangle: {_where(corners)} all hold {a}/{b} and {cell_name(corners[anchor])} "
                     f"holds nothing else; {x} appears only twice in {unit_name(row)} and in {unit_name(col)}, so if "
                     f"{cell_name(far)} were {y} then {cell_name(in_row)} and {cell_name(in_col)} would be {x}, "
                     f"{cell_name(corners[anchor])} {y}, and {_deadly(a, b)}: (assuming a unique solution) "
-                    f"{y} leaves {cell_name(far)}.",
+                    f"{y} leaves {cell_name(far)}."
                 )
+                yield _ur_step("hidden_rectangle", corners, (a, b), ((far, y),), text)
 
 
 # Every rectangle of four cells in two rows, two columns and exactly two boxes: its corners (as above) and mask.
