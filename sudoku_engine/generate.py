@@ -109,23 +109,12 @@ def _search_free_dig(solution: Grid, groups: Sequence[Sequence[int]], min_givens
     (then it has one solution) and at least ``min_givens`` givens remain; which removals were kept."""
     from .metrics import simonis
 
-    current = list(solution.values)
-    givens = sum(1 for v in current if v)
-    kept = []
-    for group in groups:
-        keep = givens - len(group) >= min_givens
-        if keep:
-            for c in group:
-                current[c] = 0
-            # The solution is known, so shaving skips the trials of its digits without a search for it.
-            keep = simonis.propagate(simonis.candidates_of(current), scheme, solution=solution.values).solved
-            if keep:
-                givens -= len(group)
-            else:
-                for c in group:
-                    current[c] = solution.values[c]
-        kept.append(keep)
-    return kept
+    def search_free(puzzle: list[int]) -> bool:
+        """Whether ``scheme`` solves the puzzle; the solution is known, so shaving skips the trials of its digits
+        without a search for it."""
+        return simonis.propagate(simonis.candidates_of(puzzle), scheme, solution=solution.values).solved
+
+    return _search_py.dig_while(solution.values, groups, min_givens, search_free)
 
 
 def _checked_scheme(scheme: str | None) -> None:
