@@ -383,7 +383,7 @@ class _Search:
     """One targeted search: the measure, the target, a cache of measured puzzles and the best found so far."""
 
     def __init__(self, metric: str, target: float, tolerance: float, deadline: float, max_givens: int = 81) -> None:
-        self.measure_of = METRICS[metric]
+        self.metric, self.measure_of = metric, METRICS[metric]
         self.target, self.tolerance, self.deadline = target, tolerance, deadline
         self.max_givens = max_givens
         self.cache: dict[tuple[int, ...], Measured] = {}
@@ -466,6 +466,29 @@ class _Search:
             if self.cost(found) < cost:
                 current, cost, stale, minimal = moved, self.cost(found), 0, False
 
+    def result(self, seed: int, restarts: int, started: float) -> Targeted:
+        """The best puzzle found as ``generate``'s answer, rated in full when the measure is D and it was not yet."""
+        assert self.best is not None
+        _, values, solution, found = self.best
+        rating = found.rating
+        if self.metric == "D" and rating is None:
+            rating = rate(values, measures=difficulty.MEASURES)
+            found = Measured(rating.d, True, rating)
+        return Targeted(
+            puzzle=Grid(values),
+            solution=solution,
+            metric=self.metric,
+            target=self.target,
+            tolerance=self.tolerance,
+            value=found.value,
+            hit=self.hit(found),
+            rating=rating,
+            seed=seed,
+            evaluations=self.evaluations,
+            restarts=restarts,
+            seconds=time.perf_counter() - started,
+        )
+
 
 @cache
 def _groups(symmetric: bool) -> tuple[tuple[int, ...], ...]:
@@ -546,23 +569,4 @@ def generate(
         start = search.nearest_on_path(path, solution)
         if not search.done:
             search.climb(start, solution, rng, symmetric, minimal=start == path[-1])
-    assert search.best is not None
-    _, values, solution, found = search.best
-    rating = found.rating
-    if metric == "D" and rating is None:
-        rating = rate(values, measures=difficulty.MEASURES)
-        found = Measured(rating.d, True, rating)
-    return Targeted(
-        puzzle=Grid(values),
-        solution=solution,
-        metric=metric,
-        target=target,
-        tolerance=tolerance,
-        value=found.value,
-        hit=search.hit(found),
-        rating=rating,
-        seed=seed,
-        evaluations=search.evaluations,
-        restarts=restarts,
-        seconds=time.perf_counter() - started,
-    )
+    return search.result(seed, restarts, started)
