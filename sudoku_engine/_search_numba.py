@@ -1,5 +1,7 @@
 """The exact search of ``_search_py`` compiled by numba: same propagation (naked and hidden singles), same
-minimum-remaining-values branching, on int32 arrays with an explicit stack instead of recursion.
+minimum-remaining-values branching, on int32 arrays with an explicit stack instead of recursion; and the twins of
+``_search_py``'s generator kernels under the same names (``count``, ``singles_solve``, ``single_kind``,
+``close_singles``, ``stays_unique``, ``dig``), on numpy arrays (``solver`` converts plain values to them).
 
 Importing this module needs numba; ``solver`` falls back to the pure-Python search when it is missing.
 Compiled code is cached next to this file (``cache=True``), so only the first run on a machine compiles.
@@ -234,21 +236,23 @@ def count(values, limit, solution):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def other_solution(values, cells, digits):  # type: ignore[no-untyped-def]
-    """Whether ``values`` has a solution in which some of the open ``cells`` does not hold its ``digits`` entry."""
+def stays_unique(values, removed, digits):  # type: ignore[no-untyped-def]
+    """Whether ``values`` (made from a unique puzzle by removing the givens of the cells ``removed``, whose digits in
+    its solution are ``digits``, and adding some of the solution's digits) has one solution still: no solution has
+    another digit in a removed cell while the removed cells before it hold theirs."""
     cand = np.empty(81, dtype=np.int32)
     queue = np.empty(81, dtype=np.int32)
     solution = np.empty(81, dtype=np.int8)
-    for i in range(cells.shape[0]):
+    for i in range(removed.shape[0]):
         head = _start(values, cand, queue)
-        for j in range(i):  # the cells before agree: a solution differing there was looked for already
-            cand[cells[j]] = 1 << (digits[j] - 1)
-            queue[head] = cells[j]
+        for j in range(i):  # a solution differing there was looked for already
+            cand[removed[j]] = 1 << (digits[j] - 1)
+            queue[head] = removed[j]
             head += 1
-        cand[cells[i]] = _LOW & ~(1 << (digits[i] - 1))
+        cand[removed[i]] = _LOW & ~(1 << (digits[i] - 1))
         if _propagate(cand, queue, head) and _count_below(cand, queue, 1, solution):
-            return True
-    return False
+            return False
+    return True
 
 
 @njit(cache=True)

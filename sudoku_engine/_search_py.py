@@ -1,16 +1,19 @@
-"""Pure-Python exact search: bitmask constraint propagation (naked and hidden singles) plus depth-first search.
+"""Pure-Python exact search: bitmask constraint propagation (naked and hidden singles) plus depth-first search,
+and the generator's kernels built on it (digging, staying unique, the kinds of single).
 
-This is the reference implementation and the fallback where the numba kernel is missing; the kernel in
-``_search_numba`` runs the same algorithm on arrays.
+This module is the ``python`` backend of ``solver`` as it stands: the reference implementation, and the fallback
+where numba is missing. ``_search_numba`` holds the compiled twin of each public function here, under the same
+name, running the same algorithm on arrays.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .grid import ALL_CANDIDATES, PEERS, POPCOUNT, UNITS, bit
 
+NAME = "python"  # the backend's name in ``solver.backend()``
 DONE = 0x200  # flag bit: this cell's single digit has been removed from its peers
 LOW = ALL_CANDIDATES
 
@@ -85,8 +88,7 @@ def propagate(cand: list[int], queue: list[int]) -> bool:
 def _choose_cell(cand: list[int]) -> int:
     """The open cell with the fewest candidates, or -1 when every cell is decided."""
     best, best_count = -1, 10
-    for cell in range(81):
-        mask = cand[cell]
+    for cell, mask in enumerate(cand):
         if mask & DONE:
             continue
         count = POPCOUNT[mask]
@@ -95,6 +97,12 @@ def _choose_cell(cand: list[int]) -> int:
             if count == 2:
                 break
     return best
+
+
+def close_singles(cand: list[int]) -> bool:
+    """Naked and hidden singles to a fixed point on a position in the search's encoding (``encode``), in place;
+    False when the position has no solution."""
+    return propagate(cand, [cell for cell, mask in enumerate(cand) if not mask & DONE and POPCOUNT[mask] == 1])
 
 
 def _values(cand: list[int]) -> list[int]:
@@ -199,3 +207,52 @@ def count(values: Sequence[int], limit: int, rng: random.Random | None = None) -
     found: list[list[int]] = []
     total = _search(cand, limit, found, rng)
     return total, (found[0] if found else None)
+
+
+def stays_unique(values: Sequence[int], solution: Sequence[int], removed: Sequence[int]) -> bool:
+    """Whether a puzzle made from a unique one (whose solution is given) by removing the givens of the cells
+    ``removed`` and adding some of the solution's digits has one solution still.
+
+    A second solution would differ from the first in a removed cell (else it would solve the first puzzle), so
+    only such a solution is looked for: for each removed cell in turn, one with another digit there and the
+    solution's digits in the removed cells before it (a solution differing there was looked for already).
+    """
+    for i, cell in enumerate(removed):
+        cand, queue = initial_candidates(values)
+        for before in removed[:i]:
+            cand[before] = bit(solution[before])
+            queue.append(before)
+        cand[cell] = LOW & ~bit(solution[cell])
+        if propagate(cand, queue) and _search(cand, 1, [], None):
+            return False
+    return True
+
+
+def dig_while(
+    values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int, holds: Callable[[list[int]], bool]
+) -> list[bool]:
+    """Remove the groups of givens in order, each kept out while ``holds`` of the puzzle and at least
+    ``min_givens`` givens remain; which removals were kept."""
+    current = list(values)
+    givens = sum(1 for v in current if v)
+    kept = []
+    for group in groups:
+        saved = [current[c] for c in group]
+        keep = givens - len(group) >= min_givens
+        if keep:
+            for c in group:
+                current[c] = 0
+            keep = holds(current)
+            if keep:
+                givens -= len(group)
+            else:
+                for c, v in zip(group, saved):
+                    current[c] = v
+        kept.append(keep)
+    return kept
+
+
+def dig(values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int) -> list[bool]:
+    """Remove the groups of givens in order from a unique puzzle, each kept out while the puzzle stays unique and
+    at least ``min_givens`` givens remain; which removals were kept."""
+    return dig_while(values, groups, min_givens, lambda puzzle: count(puzzle, 2)[0] == 1)

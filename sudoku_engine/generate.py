@@ -109,23 +109,12 @@ def _search_free_dig(solution: Grid, groups: Sequence[Sequence[int]], min_givens
     (then it has one solution) and at least ``min_givens`` givens remain; which removals were kept."""
     from .metrics import simonis
 
-    current = list(solution.values)
-    givens = sum(1 for v in current if v)
-    kept = []
-    for group in groups:
-        keep = givens - len(group) >= min_givens
-        if keep:
-            for c in group:
-                current[c] = 0
-            # The solution is known, so shaving skips the trials of its digits without a search for it.
-            keep = simonis.propagate(simonis.candidates_of(current), scheme, solution=solution.values).solved
-            if keep:
-                givens -= len(group)
-            else:
-                for c in group:
-                    current[c] = solution.values[c]
-        kept.append(keep)
-    return kept
+    def search_free(puzzle: list[int]) -> bool:
+        """Whether ``scheme`` solves the puzzle; the solution is known, so shaving skips the trials of its digits
+        without a search for it."""
+        return simonis.propagate(simonis.candidates_of(puzzle), scheme, solution=solution.values).solved
+
+    return _search_py.dig_while(solution.values, groups, min_givens, search_free)
 
 
 def _checked_scheme(scheme: str | None) -> None:
@@ -394,7 +383,7 @@ class _Search:
     """One targeted search: the measure, the target, a cache of measured puzzles and the best found so far."""
 
     def __init__(self, metric: str, target: float, tolerance: float, deadline: float, max_givens: int = 81) -> None:
-        self.measure_of = METRICS[metric]
+        self.metric, self.measure_of = metric, METRICS[metric]
         self.target, self.tolerance, self.deadline = target, tolerance, deadline
         self.max_givens = max_givens
         self.cache: dict[tuple[int, ...], Measured] = {}
@@ -477,6 +466,29 @@ class _Search:
             if self.cost(found) < cost:
                 current, cost, stale, minimal = moved, self.cost(found), 0, False
 
+    def result(self, seed: int, restarts: int, started: float) -> Targeted:
+        """The best puzzle found as ``generate``'s answer, rated in full when the measure is D and it was not yet."""
+        assert self.best is not None
+        _, values, solution, found = self.best
+        rating = found.rating
+        if self.metric == "D" and rating is None:
+            rating = rate(values, measures=difficulty.MEASURES)
+            found = Measured(rating.d, True, rating)
+        return Targeted(
+            puzzle=Grid(values),
+            solution=solution,
+            metric=self.metric,
+            target=self.target,
+            tolerance=self.tolerance,
+            value=found.value,
+            hit=self.hit(found),
+            rating=rating,
+            seed=seed,
+            evaluations=self.evaluations,
+            restarts=restarts,
+            seconds=time.perf_counter() - started,
+        )
+
 
 @cache
 def _groups(symmetric: bool) -> tuple[tuple[int, ...], ...]:
@@ -557,23 +569,4 @@ def generate(
         start = search.nearest_on_path(path, solution)
         if not search.done:
             search.climb(start, solution, rng, symmetric, minimal=start == path[-1])
-    assert search.best is not None
-    _, values, solution, found = search.best
-    rating = found.rating
-    if metric == "D" and rating is None:
-        rating = rate(values, measures=difficulty.MEASURES)
-        found = Measured(rating.d, True, rating)
-    return Targeted(
-        puzzle=Grid(values),
-        solution=solution,
-        metric=metric,
-        target=target,
-        tolerance=tolerance,
-        value=found.value,
-        hit=search.hit(found),
-        rating=rating,
-        seed=seed,
-        evaluations=search.evaluations,
-        restarts=restarts,
-        seconds=time.perf_counter() - started,
-    )
+    return search.result(seed, restarts, started)

@@ -1,67 +1,134 @@
-"""Exact solver: ``solve``, ``count_solutions(limit)`` and ``is_unique``.
+"""Exact solver: ``solve``, ``count_solutions(limit)`` and ``is_unique``; the generator's search kernels.
 
-Bitmask constraint propagation (naked and hidden singles to a fixed point) plus depth-first search on the
-cell with the fewest candidates. It is the inner loop of every uniqueness check and generator, so it runs as
-a numba-compiled kernel when numba is installed (the ``fast`` extra) and as plain Python otherwise; both give
-the same counts and the same first solution. Set ``SUDOKU_ENGINE_BACKEND=python`` to force the fallback.
+Bitmask constraint propagation (naked and hidden singles) to a fixed point plus depth-first search on the
+cell with the fewest candidates. It is the inner loop of every uniqueness check and generator, so it runs on a
+backend chosen once per process: the numba-compiled kernels of ``_search_numba`` when numba is installed (the
+``fast`` extra), else their plain-Python references in ``_search_py``; both give the same counts and the same
+first solution. Set ``SUDOKU_ENGINE_BACKEND=python`` to force the references.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
+from typing import Protocol
 
 from . import _search_py
-from .grid import POPCOUNT, Grid, InvalidPuzzle, check_no_conflict, parse_values
+from .grid import Grid, InvalidPuzzle, check_no_conflict, parse_values
 
 PuzzleLike = Grid | str | Sequence[int]
-_Counter = Callable[[Sequence[int], int], tuple[int, "list[int] | None"]]
-
-_backend: tuple[str, _Counter] | None = None
 
 
-def _numba_counter() -> _Counter:
-    """A counter running the numba kernel; ImportError where numba is missing."""
-    import numpy as np  # only the kernel needs numpy; the pure-Python path starts faster without it
+class Backend(Protocol):
+    """A search backend: the search and the generator's kernels, each called on plain Python values (lists of ints,
+    0 for an empty cell). ``_search_py`` is one; ``_NumbaBackend`` is the other."""
 
-    from . import _search_numba
+    NAME: str
 
-    kernel = _search_numba.count
+    def count(self, values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
+        """Number of solutions (capped at ``limit``) and the first solution found, or None."""
 
-    def counter(values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
+    def singles_solve(self, values: Sequence[int]) -> bool:
+        """Whether naked and hidden singles alone decide every cell."""
+
+    def single_kind(self, values: Sequence[int]) -> int:
+        """The hardest kind of single the puzzle needs (``solver.single_kind``), or -1."""
+
+    def close_singles(self, cand: list[int]) -> bool:
+        """The singles' fixed point on a position in the search's encoding, in place; False without a solution."""
+
+    def stays_unique(self, values: Sequence[int], solution: Sequence[int], removed: Sequence[int]) -> bool:
+        """Whether a unique puzzle with ``removed`` givens taken out (and some solution digits added) stays unique."""
+
+    def dig(self, values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int) -> list[bool]:
+        """Which groups of givens stay out of a unique puzzle, removed in order (``solver.dig``)."""
+
+
+class _NumbaBackend:
+    """The kernels of ``_search_numba``, called as ``_search_py``'s functions are: plain values in and out, numpy
+    arrays in between. Building one imports numba (ImportError where it is missing)."""
+
+    NAME = "numba"
+
+    def __init__(self) -> None:
+        import numpy  # only the kernels need numpy; the pure-Python path starts faster without it
+
+        from . import _search_numba
+
+        self.np, self.kernels = numpy, _search_numba
+
+    def count(self, values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
+        """``_search_py.count`` on the kernel."""
+        np = self.np
         solution = np.zeros(81, dtype=np.int8)
-        found = int(kernel(np.asarray(values, dtype=np.int8), limit, solution))
+        found = int(self.kernels.count(np.asarray(values, dtype=np.int8), limit, solution))
         return found, (solution.tolist() if found else None)
 
-    return counter
+    def singles_solve(self, values: Sequence[int]) -> bool:
+        """``_search_py.singles_solve`` on the kernel."""
+        return bool(self.kernels.singles_solve(self.np.asarray(values, dtype=self.np.int8)))
+
+    def single_kind(self, values: Sequence[int]) -> int:
+        """``_search_py.single_kind`` on the kernel."""
+        return int(self.kernels.single_kind(self.np.asarray(values, dtype=self.np.int8)))
+
+    def close_singles(self, cand: list[int]) -> bool:
+        """``_search_py.close_singles`` on the kernel."""
+        array = self.np.array(cand, dtype=self.np.int32)
+        closed = bool(self.kernels.close_singles(array))
+        cand[:] = array.tolist()
+        return closed
+
+    def stays_unique(self, values: Sequence[int], solution: Sequence[int], removed: Sequence[int]) -> bool:
+        """``_search_py.stays_unique`` on the kernel, which takes the solution's digits in the removed cells."""
+        np = self.np
+        digits = np.asarray([solution[c] for c in removed], dtype=np.int8)
+        return bool(self.kernels.stays_unique(np.asarray(values, dtype=np.int8), np.asarray(removed, np.int32), digits))
+
+    def dig(self, values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int) -> list[bool]:
+        """``_search_py.dig`` on the kernel: the groups as rows of a table padded with -1, one kernel call."""
+        np = self.np
+        table = np.full((len(groups), max((len(g) for g in groups), default=1)), -1, dtype=np.int32)
+        for row, group in enumerate(groups):
+            table[row, : len(group)] = group
+        kept = np.zeros(len(groups), dtype=np.bool_)
+        self.kernels.dig(np.array(values, dtype=np.int8), table, min_givens, kept)
+        return [bool(k) for k in kept.tolist()]
 
 
-def _python_counter(values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
-    """A counter running the pure-Python search."""
-    return _search_py.count(values, limit)
+@cache
+def _numba_backend() -> Backend:
+    """The numba backend, built once."""
+    return _NumbaBackend()
 
 
-def _select_backend() -> tuple[str, _Counter]:
+def _named_backend(name: str) -> Backend:
+    """The backend called ``name``: ``numba`` (ImportError where numba is missing) or ``python``."""
+    if name == "numba":
+        return _numba_backend()
+    if name == "python":
+        return _search_py
+    raise ValueError(f"unknown backend {name!r}: use 'numba' or 'python'")
+
+
+def _select_backend() -> Backend:
     """The fastest available backend, honouring SUDOKU_ENGINE_BACKEND (``numba`` or ``python``)."""
     wanted = os.environ.get("SUDOKU_ENGINE_BACKEND", "").strip().lower()
     if wanted not in ("", "numba", "python"):
         raise ValueError(f"SUDOKU_ENGINE_BACKEND must be 'numba' or 'python', not {wanted!r}")
-    if wanted != "python":
-        try:
-            return "numba", _numba_counter()
-        except ImportError:
-            if wanted == "numba":
-                raise
-    return "python", _python_counter
+    try:
+        return _named_backend(wanted or "numba")
+    except ImportError:
+        if wanted == "numba":
+            raise
+    return _search_py
 
 
-def backend() -> str:
-    """Name of the search backend in use: ``numba`` or ``python``."""
-    return _get_backend()[0]
+_backend: Backend | None = None
 
 
-def _get_backend() -> tuple[str, _Counter]:
+def _get_backend() -> Backend:
     """The chosen backend, selected once on first use (importing numba is not free)."""
     global _backend
     if _backend is None:
@@ -69,22 +136,22 @@ def _get_backend() -> tuple[str, _Counter]:
     return _backend
 
 
+def backend() -> str:
+    """Name of the search backend in use: ``numba`` or ``python``."""
+    return _get_backend().NAME
+
+
 def warm_up() -> str:
     """Select the backend and run it once (loads or compiles the kernel); returns the backend name."""
-    name, counter = _get_backend()
-    counter([0] * 81, 1)
-    return name
+    chosen = _get_backend()
+    chosen.count([0] * 81, 1)
+    return chosen.NAME
 
 
 def use_backend(name: str) -> None:
     """Switch the search backend (``numba`` or ``python``); for tests and benchmarks."""
     global _backend
-    if name == "numba":
-        _backend = ("numba", _numba_counter())
-    elif name == "python":
-        _backend = ("python", _python_counter)
-    else:
-        raise ValueError(f"unknown backend {name!r}: use 'numba' or 'python'")
+    _backend = _named_backend(name)
 
 
 def as_values(puzzle: PuzzleLike) -> tuple[int, ...]:
@@ -110,7 +177,7 @@ def solve_count(puzzle: PuzzleLike, limit: int = 2) -> tuple[int, Grid | None]:
     """How many solutions (capped at ``limit``) and the first one found, or None when there is none."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    found, solution = _get_backend()[1](as_values(puzzle), limit)
+    found, solution = _get_backend().count(as_values(puzzle), limit)
     return found, (Grid(tuple(solution)) if solution is not None else None)
 
 
@@ -129,141 +196,42 @@ def is_unique(puzzle: PuzzleLike) -> bool:
     return count_solutions(puzzle, limit=2) == 1
 
 
+def is_unique_values(values: Sequence[int]) -> bool:
+    """``is_unique`` for 81 ints from 0 to 9 the caller vouches for (no parsing or checks): generators' loops."""
+    return _get_backend().count(values, 2)[0] == 1
+
+
 def solved_by_singles(values: Sequence[int]) -> bool:
     """Whether naked and hidden singles alone solve 81 ints from 0 to 9 (the search's propagation, no branching)."""
-    if _get_backend()[0] == "numba":
-        return bool(_numba_on_values("singles_solve")(values))
-    return _search_py.singles_solve(values)
+    return _get_backend().singles_solve(values)
 
 
 def single_kind(values: Sequence[int]) -> int:
     """The hardest kind of single a puzzle of 81 ints from 0 to 9 needs when the singles solve it (0 full houses,
     1 hidden singles in boxes, 2 in any house, 3 naked singles), or -1 when they do not."""
-    if _get_backend()[0] == "numba":
-        return _numba_on_values("single_kind")(values)
-    return _search_py.single_kind(values)
-
-
-@cache
-def _numba_on_values(kernel_name: str) -> Callable[[Sequence[int]], int]:
-    """A numba kernel of ``_search_numba`` that reads 81 values, callable on a sequence of ints."""
-    import numpy as np
-
-    from . import _search_numba
-
-    kernel = getattr(_search_numba, kernel_name)
-
-    def call(values: Sequence[int]) -> int:
-        return int(kernel(np.asarray(values, dtype=np.int8)))
-
-    return call
+    return _get_backend().single_kind(values)
 
 
 def close_singles(values: Sequence[int], cands: Sequence[int]) -> tuple[list[int], list[int]] | None:
     """Every naked and hidden single of a position placed at once: its values and candidate masks (a placed cell
     has none) after the singles' fixed point, or None when the position has no solution."""
     encoded = _search_py.encode(values, cands)
-    if _get_backend()[0] == "numba":
-        closed = _numba_close()(encoded)
-        if closed is None:
-            return None
-        encoded = closed
-    else:
-        queue = [cell for cell, mask in enumerate(encoded) if not mask & _search_py.DONE and POPCOUNT[mask] == 1]
-        if not _search_py.propagate(encoded, queue):
-            return None
+    if not _get_backend().close_singles(encoded):
+        return None
     values, masks = _search_py.decode(encoded)
     if not all(v or m for v, m in zip(values, masks)):
         return None  # an open cell without candidates
     return values, masks
 
 
-@cache
-def _numba_close() -> Callable[[list[int]], list[int] | None]:
-    """The singles' fixed point on the numba kernel."""
-    import numpy as np
-
-    from . import _search_numba
-
-    def close(encoded: list[int]) -> list[int] | None:
-        cand = np.asarray(encoded, dtype=np.int32)
-        return cand.tolist() if _search_numba.close_singles(cand) else None
-
-    return close
-
-
-def is_unique_values(values: Sequence[int]) -> bool:
-    """``is_unique`` for 81 ints from 0 to 9 the caller vouches for (no parsing or checks): generators' loops."""
-    return _get_backend()[1](values, 2)[0] == 1
-
-
 def stays_unique(values: Sequence[int], solution: Sequence[int], removed: Sequence[int]) -> bool:
     """Whether a puzzle made from a unique one (whose solution is given) by removing the givens of the cells
-    ``removed`` and adding some of the solution's digits has one solution still. A second solution would
-    differ from the first in a removed cell (else it would solve the first puzzle), so the numba backend looks
-    only for such a solution; adding givens alone (nothing removed) keeps a puzzle unique."""
-    if not removed:
-        return True
-    if _get_backend()[0] == "numba":
-        return not _numba_other_solution()(values, removed, [solution[c] for c in removed])
-    return is_unique_values(values)
-
-
-@cache
-def _numba_other_solution() -> Callable[[Sequence[int], Sequence[int], Sequence[int]], bool]:
-    """Whether a solution differs from the digits given at some of the cells, on the numba kernel."""
-    import numpy as np
-
-    from . import _search_numba
-
-    def other(values: Sequence[int], cells: Sequence[int], digits: Sequence[int]) -> bool:
-        return bool(
-            _search_numba.other_solution(
-                np.asarray(values, dtype=np.int8), np.asarray(cells, dtype=np.int32), np.asarray(digits, dtype=np.int8)
-            )
-        )
-
-    return other
+    ``removed`` and adding some of the solution's digits has one solution still (adding givens alone, nothing
+    removed, keeps a puzzle unique)."""
+    return not removed or _get_backend().stays_unique(values, solution, removed)
 
 
 def dig(values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int = 0) -> list[bool]:
     """Remove the groups of givens in order from a unique puzzle, each kept out while the puzzle stays unique
     and at least ``min_givens`` givens remain; which removals were kept (one search call on the numba backend)."""
-    if _get_backend()[0] == "numba":
-        return _numba_dig()(values, groups, min_givens)
-    current = list(values)
-    givens = sum(1 for v in current if v)
-    kept = []
-    for group in groups:
-        saved = [current[c] for c in group]
-        keep = givens - len(group) >= min_givens
-        if keep:
-            for c in group:
-                current[c] = 0
-            keep = is_unique_values(current)
-            if keep:
-                givens -= len(group)
-            else:
-                for c, v in zip(group, saved):
-                    current[c] = v
-        kept.append(keep)
-    return kept
-
-
-@cache
-def _numba_dig() -> Callable[[Sequence[int], Sequence[Sequence[int]], int], list[bool]]:
-    """``dig`` on the numba kernel."""
-    import numpy as np
-
-    from . import _search_numba
-
-    def dig_kernel(values: Sequence[int], groups: Sequence[Sequence[int]], min_givens: int) -> list[bool]:
-        width = max((len(g) for g in groups), default=1)
-        table = np.full((len(groups), width), -1, dtype=np.int32)
-        for row, group in enumerate(groups):
-            table[row, : len(group)] = group
-        kept = np.zeros(len(groups), dtype=np.bool_)
-        _search_numba.dig(np.asarray(values, dtype=np.int8), table, min_givens, kept)
-        return [bool(k) for k in kept.tolist()]
-
-    return dig_kernel
+    return _get_backend().dig(values, groups, min_givens)
