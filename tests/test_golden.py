@@ -15,6 +15,9 @@ tests/golden/golden.json holds, per puzzle, values derived once by routes that d
   inferences, guesses) can only come from the engine and are pinned in tests/golden/engine_inputs.json. With
   "engine" every input is the engine's, so D is pinned there (a regression check, not an independent one).
 
+The top of the scale stops at Sudoku Explainer 9.2 (forcing nets): the hardest forum puzzles (ER 10-12) take
+minutes each to rate, too slow for a test run (Discrepancy, ER 10.4: se_like 10.3; Golden Nugget, ER 11.9: 10.8).
+
 Regenerate (from the repository root, with SUDOKU_DATA set): ``PYTHONPATH=. python tests/golden/pin_engine.py``
 then ``python tests/golden/derive.py``; review the diff of golden.json before committing it.
 """
