@@ -1,41 +1,41 @@
-"""Forcing: forcing chains and forcing nets (cell, unit and contradiction forcing).
+"""Forcing chains and forcing nets: what one assumption forces, and what every way of filling a cell or house forces.
 
-Each trial assumes one candidate placed and follows what it forces. Forcing chains follow singles only: every
-placement removes the digit from its peers and the cell's other digits, and naked and hidden singles place
-again. Forcing nets also apply pointing, claiming and naked pairs inside the trial. From the trials:
+A *trial* assumes one candidate true and follows what that forces. A forcing chain's trial applies singles only:
+placing a digit removes it from the cell's peers and removes the cell's other digits, and every cell left with
+one candidate (naked single) or house left with one place for a digit (hidden single) is placed in turn. A forcing
+net's trial also applies pointing, claiming and naked pairs whenever its singles run out. Every rule a trial applies
+is sound, so three kinds of conclusion follow from the trials:
 
-- Contradiction: a candidate whose trial leaves a cell without candidates, a house without a place for a digit, or
-  two singles that clash, is false.
-- Cell forcing: when every candidate of a cell leads to the same placement or elimination, it is true.
-- Unit forcing: when every place of a digit in a house leads to the same placement or elimination, it is true.
+- Contradiction: a trial that leaves a cell without a candidate or a house without a place for a digit (or needs
+  two digits in one cell) started from a false assumption, so that candidate goes.
+- Cell forcing: one of a cell's candidates is its digit; when every one of their trials places the same digit or
+  removes the same candidate, that placement or removal holds whichever candidate is true.
+- Unit forcing: a digit goes in one of its places in a house; the same argument over the trials of those places.
 
-The length of a conclusion counts placements along its longest line of reasoning: the assumption is 1, a single
-is one more than the latest elimination it needed, and a pointing, claiming or naked-pair elimination is one more
-than the latest elimination that created it; over the branches of a cell or house the longest counts. Each
-conclusion is reported once, with its shortest source (contradictions, then cells, then houses on ties), and
-steps come shortest first. A source whose trials include a contradiction is reported through the contradiction.
+The length of a conclusion counts placements along its longest line of reasoning: the assumption is 1, a single is
+one more than the latest removal it needed, and a pointing, claiming or naked-pair removal is one more than the
+latest removal that made it; over the branches of a cell or house the longest counts. Each conclusion is reported
+once, with its shortest source (contradictions, then cells, then houses on ties), and steps come shortest first. A
+cell or house one of whose trials breaks offers nothing of its own: the broken trial is reported as a
+contradiction.
 
-A trial works on plain ints: candidate masks per cell, a bitset of cells per digit and the places left per
-(house, digit); it places its singles first in, first out, stops at its first contradiction, and keeps the length
-of every placement and removal. What the branches of a source share is a few ands of candidate bitsets (bit
-``(digit - 1) * 81 + cell``). A net round finds pointing and claiming for the nine digits at once with shifts and
-masks over the candidate bitset, and naked pairs from the cells that hold the same two digits.
+Every candidate has one trial, shared by every source that branches on it. A trial works on plain ints: candidate
+masks per cell, a bitset of cells per digit and the places left per (house, digit); it places singles first in,
+first out, so in order of length, and stops at its first contradiction. What the branches of a source agree on is
+an ``and`` of candidate bitsets (bit ``(digit - 1) * 81 + cell``).
 
-The first step (all the logic solver takes) is worked out with as little of the trials as it needs: forcing
-chains place singles in order of length, so every trial is followed one length at a time up to the first
-contradiction, which outranks everything but shorter cell and house conclusions; forcing nets follow every
-trial's singles, but the net rounds only of trials whose first round could still reach something shorter than the
-shortest contradiction. Shorter cell and house conclusions are checked on complete trials; the other steps are
+The logic solver takes only the first step, so the first one is found from as little of the trials as it takes:
+the shortest contradiction, unless a cell or house proves something shorter (see ``_first``); the other steps are
 worked out when they are asked for.
 
-Bounds: one trial per candidate, made once per call and shared by every source; a trial makes at most 81
-placements, and each net round it runs removes at least one candidate, so a trial ends after at most 729 rounds.
+Bounds: one trial per candidate; a trial makes at most 81 placements, and each net round it runs removes at least
+one candidate, so a trial ends after at most 729 rounds.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ..board import Board, Step
@@ -50,9 +50,6 @@ _UNIT_BITS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells in UNIT
 _KEYS: tuple[tuple[int, ...], ...] = tuple(
     tuple(unit * 9 + digit - 1 for unit in UNITS_OF[cell]) for cell in range(81) for digit in range(1, 10)
 )  # index cell * 9 + digit - 1: the count keys (unit * 9 + digit - 1) of the cell's three houses
-_APART: tuple[tuple[int, ...], ...] = tuple(  # cell * 81 + peer: unit * 9 of the peer's houses without the cell
-    tuple(unit * 9 for unit in UNITS_OF[peer] if unit not in UNITS_OF[cell]) for cell in range(81) for peer in range(81)
-)
 _CELL_CANDIDATES: tuple[int, ...] = tuple(sum(1 << (d * 81 + c) for d in range(9)) for c in range(81))
 _ENDLESS = 1 << 30  # longer than any trial
 _DONE = 99  # places left of a digit already placed in the house: far from 1 however many removals follow
@@ -64,6 +61,22 @@ def _cells(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def _candidate_bits(positions: list[int]) -> int:
+    """The candidate bitset of the cells per digit: digit d's cells in block d - 1 of 81 bits."""
+    p = positions
+    return (
+        p[1]
+        | p[2] << 81
+        | p[3] << 162
+        | p[4] << 243
+        | p[5] << 324
+        | p[6] << 405
+        | p[7] << 486
+        | p[8] << 567
+        | p[9] << 648
+    )
 
 
 def _mask(test: Callable[[int, int], bool]) -> int:
@@ -106,11 +119,14 @@ def _one_of_three(a: int, b: int, c: int, at: int) -> tuple[int, int]:
     return (a | b | c) & at & ~several, several
 
 
-def _locked(candidates: int, removed: dict[int, int]) -> list[_Elimination]:
-    """Pointing and claiming eliminations, by digit and then in the order of the box-line intersections.
+def _locked_intersections(candidates: int) -> list[tuple[int, int]]:
+    """The box-line intersections that lock a digit: sorted (digit - 1, 2 * intersection + 1 if claiming else 0).
 
-    ``candidates`` is a candidate bitset: one 81-cell block per digit. Every shift below stays inside a row, a
-    column or a box of its block, so the nine digits are worked out at once.
+    Pointing: the digit's places in a box all lie on one line, which has places outside the box. Claiming: its
+    places in a line all lie in one box, which has places off the line. ``candidates`` is a candidate bitset, one
+    81-cell block per digit; a segment (the three cells a box shares with a line) is marked at its first cell when
+    it holds the digit. Every shift stays inside a row, a column or a box of its block, so the nine digits are
+    worked out at once.
     """
     rows = (candidates | candidates >> 1 | candidates >> 2) & _SEGMENT_STARTS  # row segments holding the digit
     columns = (candidates | candidates >> 9 | candidates >> 18) & _STACK_STARTS  # column segments holding it
@@ -122,30 +138,72 @@ def _locked(candidates: int, removed: dict[int, int]) -> list[_Elimination]:
     claiming_rows = rows & row_alone * _ALONG_ROW & box_rows_spread * _DOWN_BOX
     pointing_columns = columns & box_column_alone * _ACROSS_BOX & column_spread * _ALONG_COLUMN
     claiming_columns = columns & column_alone * _ALONG_COLUMN & box_columns_spread * _ACROSS_BOX
-    if not pointing_rows | claiming_rows | pointing_columns | claiming_columns:
-        return []
     fired = [(i // 81, 2 * _ROW_SEGMENT[i % 81]) for i in _cells(pointing_rows)]
     fired += [(i // 81, 2 * _ROW_SEGMENT[i % 81] + 1) for i in _cells(claiming_rows)]
     fired += [(i // 81, 2 * _COLUMN_SEGMENT[i % 81]) for i in _cells(pointing_columns)]
     fired += [(i // 81, 2 * _COLUMN_SEGMENT[i % 81] + 1) for i in _cells(claiming_columns)]
+    return sorted(fired)
+
+
+def _locked(candidates: int, removed: dict[int, int]) -> list[_Elimination]:
+    """Pointing and claiming eliminations, by digit and then in the order of the box-line intersections.
+
+    Pointing removes the digit from the rest of the line, claiming from the rest of the box; either is one longer
+    than the latest removal that emptied the other side of the intersection.
+    """
     found: list[_Elimination] = []
-    for block, key in sorted(fired):
-        offset, digit = block * 81, block + 1
-        where = candidates >> offset
-        box_rest, line_rest, box_cells, line_cells = _BOX_LINES[key >> 1]
-        if key & 1:  # claiming: the line's places all lie in the box, so the rest of the box goes
-            length = max(removed.get(offset + c, 0) for c in line_cells) + 1
-            found.extend((c, digit, length) for c in _cells(where & box_rest))
-        else:  # pointing: the box's places all lie on the line, so the rest of the line goes
-            length = max(removed.get(offset + c, 0) for c in box_cells) + 1
-            found.extend((c, digit, length) for c in _cells(where & line_rest))
+    for block, key in _locked_intersections(candidates):
+        box_rest_mask, line_rest_mask, box_rest, line_rest = _BOX_LINES[key >> 1]
+        emptied, targets = (line_rest, box_rest_mask) if key & 1 else (box_rest, line_rest_mask)
+        length = max(removed.get(block * 81 + c, 0) for c in emptied) + 1
+        found.extend((c, block + 1, length) for c in _cells(candidates >> block * 81 & targets))
     return found
+
+
+def _bivalue(positions: list[int]) -> int:
+    """The cells with exactly two candidates, as a bitset."""
+    once = twice = more = 0
+    for digit in range(1, 10):
+        where = positions[digit]
+        more |= twice & where
+        twice |= once & where
+        once |= where
+    return twice & ~more
+
+
+def _houses_of_pair(alike: int, either: int) -> int:
+    """The houses holding two of the ``alike`` cells (same two candidates) and other places of those digits."""
+    houses = 0
+    for cell in _cells(alike):
+        for unit in UNITS_OF[cell]:
+            pair = alike & _UNIT_BITS[unit]
+            rest = pair & (pair - 1)
+            if rest and either & _UNIT_BITS[unit] & ~(pair & -pair | rest & -rest):
+                houses |= 1 << unit
+    return houses
+
+
+def _pair_houses(positions: list[int], bivalue: int) -> int:
+    """The houses where a naked pair eliminates something, as a bitset."""
+    houses = 0
+    for first in range(1, 9):
+        with_first = bivalue & positions[first]
+        if with_first & (with_first - 1):
+            for second in range(first + 1, 10):
+                alike = with_first & positions[second]
+                if alike & (alike - 1):
+                    houses |= _houses_of_pair(alike, positions[first] | positions[second])
+    return houses
 
 
 def _pairs(
     cands: list[int], positions: list[int], removed: dict[int, int], unit: int, bivalue: int
 ) -> list[_Elimination]:
-    """Naked-pair eliminations in one house (a third cell with the same pair pairs with the first)."""
+    """Naked-pair eliminations in one house (a third cell with the same pair pairs with the first).
+
+    Two cells of a house holding the same two digits and nothing else take both, so the digits leave the house's
+    other cells; the removal is one longer than the latest removal that left the two cells with that pair.
+    """
     found: list[_Elimination] = []
     seen: dict[int, int] = {}
     for cell in _cells(bivalue & _UNIT_BITS[unit]):
@@ -164,32 +222,30 @@ def _pairs(
 
 def _net_rules(cands: list[int], positions: list[int], removed: dict[int, int]) -> list[_Elimination]:
     """Pointing, claiming and naked-pair eliminations, in that order, by digit, box-line and house."""
-    once = twice = more = candidates = 0
-    for digit in range(1, 10):
-        where = positions[digit]
-        more |= twice & where
-        twice |= once & where
-        once |= where
-        candidates |= where << (digit - 1) * 81
-    found = _locked(candidates, removed)
-    bivalue = twice & ~more
-    units = 0  # houses where a naked pair eliminates something
-    for first in range(1, 9):
-        with_first = bivalue & positions[first]
-        if with_first & (with_first - 1):
-            for second in range(first + 1, 10):
-                alike = with_first & positions[second]
-                if alike & (alike - 1):
-                    either = positions[first] | positions[second]
-                    for cell in _cells(alike):
-                        for unit in UNITS_OF[cell]:
-                            pair = alike & _UNIT_BITS[unit]
-                            rest = pair & (pair - 1)
-                            if rest and either & _UNIT_BITS[unit] & ~(pair & -pair | rest & -rest):
-                                units |= 1 << unit
-    for unit in _cells(units):
+    found = _locked(_candidate_bits(positions), removed)
+    bivalue = _bivalue(positions)
+    for unit in _cells(_pair_houses(positions, bivalue)):
         found += _pairs(cands, positions, removed, unit, bivalue)
     return found
+
+
+def _positions(cands: list[int]) -> list[int]:
+    """The cells of each digit (index 1 to 9) as bitsets, from the candidate masks."""
+    positions = [0] * 10
+    for cell, mask in enumerate(cands):
+        for digit in MASK_DIGITS[mask]:
+            positions[digit] |= 1 << cell
+    return positions
+
+
+def _places_left(positions: list[int], values: list[int]) -> list[int]:
+    """Places left per (house, digit), index unit * 9 + digit - 1; ``_DONE`` where the digit is placed."""
+    counts = [(positions[d] & cells).bit_count() for cells in _UNIT_BITS for d in range(1, 10)]
+    for unit, cells in enumerate(UNITS):
+        done = sum(bit(values[c]) for c in cells if values[c])
+        for digit in MASK_DIGITS[done & 0x1FF]:
+            counts[unit * 9 + digit - 1] = _DONE
+    return counts
 
 
 class _Base:
@@ -200,26 +256,35 @@ class _Base:
     def __init__(self, board: Board) -> None:
         self.cands = list(board.cands)
         self.values = list(board.values)
-        positions = [0] * 10
-        for cell, mask in enumerate(self.cands):
-            for digit in MASK_DIGITS[mask]:
-                positions[digit] |= 1 << cell
-        self.positions = positions
-        self.candidates = sum(positions[d] << (d - 1) * 81 for d in range(1, 10))
-        counts = [(positions[d] & cells).bit_count() for cells in _UNIT_BITS for d in range(1, 10)]
-        for unit, cells in enumerate(UNITS):
-            done = sum(bit(self.values[c]) for c in cells if self.values[c])
-            for digit in MASK_DIGITS[done & 0x1FF]:
-                counts[unit * 9 + digit - 1] = _DONE
-        self.counts = counts
+        self.positions = _positions(self.cands)
+        self.candidates = _candidate_bits(self.positions)
+        self.counts = _places_left(self.positions, self.values)
 
 
 class _Trial:
-    """One assumption followed through the position, resumable by length: its state and what it derived."""
+    """One assumption followed through the position, resumable by length: its state and what it derived.
 
-    __slots__ = ("cands", "values", "positions", "counts", "removed", "placed", "queue", "broken", "why", "finished")
+    Removing a digit from a cell can leave the cell one candidate (a naked single) or a house one place for the
+    digit (a hidden single); both are queued one longer than the removal, and placed in the order queued. A cell
+    or a house left with nothing, or a single that needs a cell already placed otherwise, ends the trial.
+    """
 
-    def __init__(self, base: _Base, cell: int, digit: int) -> None:
+    __slots__ = (
+        "net",
+        "cands",
+        "values",
+        "positions",
+        "counts",
+        "removed",
+        "placed",
+        "queue",
+        "broken",
+        "why",
+        "finished",
+    )
+
+    def __init__(self, base: _Base, cell: int, digit: int, net: bool) -> None:
+        self.net = net  # with pointing, claiming and naked pairs when the singles run out
         self.cands = base.cands[:]
         self.values = base.values[:]
         self.positions = base.positions[:]
@@ -240,127 +305,99 @@ class _Trial:
         placed = 0
         for index in self.placed:
             placed |= 1 << index
-        p = self.positions
-        left = (
-            p[1]
-            | p[2] << 81
-            | p[3] << 162
-            | p[4] << 243
-            | p[5] << 324
-            | p[6] << 405
-            | p[7] << 486
-            | p[8] << 567
-            | p[9] << 648
-        )
-        return placed, base.candidates & ~left & ~placed
+        return placed, base.candidates & ~_candidate_bits(self.positions) & ~placed
 
-    def run(self, net: bool, limit: int = _ENDLESS, rules: bool = True) -> None:
-        """Place queued singles of length up to ``limit``; with nets and ``rules``, then the net rules, and again."""
-        cands, values, positions, counts, removed, placed = (
-            self.cands,
-            self.values,
-            self.positions,
-            self.counts,
-            self.removed,
-            self.placed,
-        )
-        queue = self.queue
-        pop, push = queue.popleft, queue.append
-        keys, apart, unit_bits, peer_bits = _KEYS, _APART, _UNIT_BITS, _PEER_BITS
-        while True:
-            while queue:
-                cell, digit, length = pop()
-                if length > limit:
-                    queue.appendleft((cell, digit, length))
-                    return
-                value = values[cell]
-                if value:
-                    if value != digit:
-                        return self.fail(length, f"{cell_name(cell)} needing both {value} and {digit}")
-                    continue
-                b = 1 << (digit - 1)
-                mask = cands[cell]
-                if not mask & b:
-                    return self.fail(length, f"{cell_name(cell)} needing {digit}, which it no longer has")
-                values[cell] = digit
-                cands[cell] = 0
-                placed[(digit - 1) * 81 + cell] = length
-                others = cell * 9 - 1
-                here = 1 << cell  # set in the places of every digit the cell holds
-                for other in MASK_DIGITS[mask ^ b]:  # the cell's other digits go
-                    where = positions[other] = positions[other] ^ here
-                    removed[(other - 1) * 81 + cell] = length
-                    for key in keys[others + other]:
-                        left = counts[key] - 1
-                        counts[key] = left
-                        if left < 2:
-                            if left == 0:
-                                return self.fail(length, f"no place left for {other} in {unit_name(key // 9)}")
-                            if left == 1:
-                                last = where & unit_bits[key // 9]
-                                push(((last & -last).bit_length() - 1, other, length + 1))
-                for key in keys[others + digit]:
-                    counts[key] = _DONE
-                where = positions[digit] ^ here
-                peers = where & peer_bits[cell]
-                offset, index, around = (digit - 1) * 81, digit - 1, cell * 81
-                while peers:  # the digit leaves the peers, in cell order; the cell's houses are done with it
-                    low = peers & -peers
-                    peers ^= low
-                    where ^= low
-                    peer = low.bit_length() - 1
-                    mask = cands[peer] ^ b
-                    cands[peer] = mask
-                    removed[offset + peer] = length
-                    if not values[peer]:
-                        if not mask:
-                            return self.fail(length, f"no candidate left in {cell_name(peer)}")
-                        if not mask & (mask - 1):
-                            push((peer, mask.bit_length(), length + 1))
-                    for unit in apart[around + peer]:
-                        key = unit + index
-                        left = counts[key] - 1
-                        counts[key] = left
-                        if left < 2:
-                            if left == 0:
-                                return self.fail(length, f"no place left for {digit} in {unit_name(key // 9)}")
-                            if left == 1:
-                                last = where & unit_bits[key // 9]
-                                push(((last & -last).bit_length() - 1, digit, length + 1))
-                positions[digit] = where
-            if not net:
-                break
-            if not rules:
-                return
-            found = _net_rules(cands, positions, removed)
+    def run(self, limit: int = _ENDLESS) -> None:
+        """Follow the trial: singles of length up to ``limit``, and in a net a round of net rules when they run out."""
+        while self.place_singles(limit):
+            found = _net_rules(self.cands, self.positions, self.removed) if self.net else []
             if not found:
-                break
-            for cell, digit, length in found:
-                if cands[cell] >> (digit - 1) & 1:
-                    why = self.remove(cell, digit, length)
-                    if why:
-                        return self.fail(length, why)
-        self.finished = True
+                self.finished = True
+                return
+            if not self.remove_all(found):
+                return
 
-    def remove(self, cell: int, digit: int, length: int) -> str:
-        """Remove a present candidate and queue the singles it creates; the contradiction it meets, or ''."""
-        mask = self.cands[cell] & ~(1 << (digit - 1))
-        self.cands[cell] = mask
-        where = self.positions[digit] = self.positions[digit] & ~(1 << cell)
-        self.removed[(digit - 1) * 81 + cell] = length
-        if not self.values[cell]:
-            if not mask:
-                return f"no candidate left in {cell_name(cell)}"
-            if not mask & (mask - 1):
-                self.queue.append((cell, mask.bit_length(), length + 1))
+    def run_within(self, bound: int) -> None:
+        """Run a net trial's net rounds, unless the first eliminates nothing of length up to ``bound`` (nothing
+        that follows from the round is shorter than its shortest elimination): then leave it there."""
+        found = _net_rules(self.cands, self.positions, self.removed)
+        if not found:
+            self.finished = True
+        elif min(length for _, _, length in found) <= bound and self.remove_all(found):
+            self.run()
+
+    def place_singles(self, limit: int = _ENDLESS) -> bool:
+        """Place the queued singles of length up to ``limit``; False when stopped by the limit or a contradiction."""
+        queue = self.queue
+        while queue:
+            if queue[0][2] > limit:
+                return False
+            cell, digit, length = queue.popleft()
+            why = self.place(cell, digit, length)
+            if why:
+                self.fail(length, why)
+                return False
+        return True
+
+    def remove_all(self, found: Iterable[_Elimination]) -> bool:
+        """Remove the eliminations still present; False when one meets a contradiction."""
+        for cell, digit, length in found:
+            if self.cands[cell] >> (digit - 1) & 1:
+                why = self.remove(digit, 1 << cell, length)
+                if why:
+                    self.fail(length, why)
+                    return False
+        return True
+
+    def place(self, cell: int, digit: int, length: int) -> str:
+        """Place a single: the cell's other digits go, then the digit leaves its peers; the contradiction met, or ''."""
+        value = self.values[cell]
+        if value:
+            return "" if value == digit else f"{cell_name(cell)} needing both {value} and {digit}"
+        mask, own = self.cands[cell], 1 << (digit - 1)
+        if not mask & own:
+            return f"{cell_name(cell)} needing {digit}, which it no longer has"
+        self.values[cell] = digit
+        self.cands[cell] = 0
+        self.placed[(digit - 1) * 81 + cell] = length
+        for other in MASK_DIGITS[mask ^ own]:
+            why = self.remove(other, 1 << cell, length)
+            if why:
+                return why
+        where = self.positions[digit] = self.positions[digit] ^ 1 << cell
         for key in _KEYS[cell * 9 + digit - 1]:
-            left = self.counts[key] - 1
-            self.counts[key] = left
-            if left == 0:
-                return f"no place left for {digit} in {unit_name(key // 9)}"
-            if left == 1:
-                last = where & _UNIT_BITS[key // 9]
-                self.queue.append(((last & -last).bit_length() - 1, digit, length + 1))
+            self.counts[key] = _DONE  # the digit is placed in the house: its places there no longer count
+        peers = where & _PEER_BITS[cell]
+        return self.remove(digit, peers, length) if peers else ""
+
+    def remove(self, digit: int, cells: int, length: int) -> str:
+        """Remove a digit from cells that hold it (a bitset), in cell order, queueing the singles each removal
+        leaves; the contradiction met, or ''."""
+        cands = self.cands
+        values = self.values
+        counts = self.counts
+        positions = self.positions
+        index = digit - 1
+        while cells:  # in cell order
+            low = cells & -cells
+            cells ^= low
+            cell = low.bit_length() - 1
+            where = positions[digit] = positions[digit] ^ low
+            mask = cands[cell] = cands[cell] & ~(1 << index)
+            self.removed[index * 81 + cell] = length
+            if not values[cell]:
+                if not mask:
+                    return f"no candidate left in {cell_name(cell)}"
+                if not mask & (mask - 1):
+                    self.queue.append((cell, mask.bit_length(), length + 1))
+            for key in _KEYS[cell * 9 + index]:
+                left = counts[key] - 1
+                counts[key] = left
+                if left < 2:
+                    if not left:
+                        return f"no place left for {digit} in {unit_name(key // 9)}"
+                    last = where & _UNIT_BITS[key // 9]  # the one place left
+                    self.queue.append(((last & -last).bit_length() - 1, digit, length + 1))
         return ""
 
 
@@ -373,9 +410,24 @@ class _Source(NamedTuple):
     unit: int = -1
 
 
+class _Conclusion(NamedTuple):
+    """A conclusion and the source that proves it, its fields in the order steps are ranked."""
+
+    length: int
+    kind: int  # the source's
+    order: int  # the source's
+    removal: bool  # placements come before removals
+    candidate: tuple[int, int]  # (cell, digit)
+    source: _Source
+
+
 _Trials = dict[tuple[int, int], _Trial]
 _Bits = dict[tuple[int, int], tuple[int, int]]  # candidate -> what its unbroken trial placed and removed
-_Offer = tuple[_Source, tuple[int, int], bool, int]  # source, conclusion, placement, length
+
+
+def _rank(conclusion: _Conclusion) -> tuple[int, int, int, bool, tuple[int, int]]:
+    """The order of steps: shortest, contradiction, cell then house, source order, placement first, candidate."""
+    return conclusion[:5]
 
 
 def _sources(base: _Base) -> list[_Source]:
@@ -405,7 +457,10 @@ def _implied(placed: int) -> int:
 
 
 def _common(source: _Source, trials: _Trials, bits: _Bits) -> list[tuple[int, bool, int]]:
-    """What every branch of a source derives: (candidate index, placement, longest length); none if one breaks."""
+    """What every branch of a source derives: (candidate index, placement, longest length); none if one breaks.
+
+    A removal that one of the common placements implies is left to that placement.
+    """
     placed = removed = -1
     for branch in source.branches:
         both = bits.get(branch)
@@ -424,65 +479,120 @@ def _common(source: _Source, trials: _Trials, bits: _Bits) -> list[tuple[int, bo
     return found
 
 
-def _first(base: _Base, trials: _Trials, sources: list[_Source], net: bool) -> _Offer | None:
-    """The first step, found with as little of the trials as it takes; None when they all have to be complete.
+def _agreements(sources: Iterable[_Source], trials: _Trials, bits: _Bits) -> list[_Conclusion]:
+    """The conclusions of the cells and houses: what all the branches of each derive."""
+    return [
+        _Conclusion(length, source.kind, source.order, not placement, (index % 81, index // 81 + 1), source)
+        for source in sources
+        for index, placement, length in _common(source, trials, bits)
+    ]
 
-    Forcing chains place singles in order of length, so the trials are followed one length at a time: when one
-    breaks at length L, every trial has been followed to L - 1 and those before it in board order to L, so that
-    contradiction outranks every other one. Forcing nets follow each trial's singles to the end first (a trial
-    that breaks there breaks the same way as a net); a trial whose first net round eliminates nothing as short
-    as the shortest contradiction is left there, as nothing from that round on is shorter than its shortest
-    elimination. Either way, cell and house conclusions shorter than the contradiction are checked on complete
-    trials.
+
+def _contradiction(candidate: tuple[int, int], order: int, length: int) -> _Conclusion:
+    """The conclusion of a trial that breaks: its candidate is false."""
+    return _Conclusion(length, 0, order, True, candidate, _Source(0, order, (candidate,)))
+
+
+def _chain_contradiction(trials: _Trials) -> tuple[int, int] | None:
+    """The shortest contradiction of chain trials, first in board order: (length, trial order), or None.
+
+    Chain trials place singles in order of length, so they are followed one length at a time: when one breaks at
+    length L, every trial has been followed to L - 1 and those before it to L.
     """
-    keys = list(trials)
-    level, broken = 0, -1
-    if not net:
-        running = True
-        while running and broken < 0:
-            level += 1
-            running = False
-            for order, trial in enumerate(trials.values()):
-                if not trial.finished:
-                    trial.run(net, level)
-                    if trial.broken:
-                        broken = order
-                        break
-                    running = running or not trial.finished
-    else:
+    level = 0
+    running = True
+    while running:
+        level += 1
+        running = False
         for order, trial in enumerate(trials.values()):
-            trial.run(net, rules=False)
-            if trial.broken and (broken < 0 or trial.broken < level):
-                level, broken = trial.broken, order
-        for order, trial in enumerate(trials.values()):
-            if not trial.broken:
-                found = _net_rules(trial.cands, trial.positions, trial.removed)
-                if not found:
-                    trial.finished = True
-                elif broken < 0 or min(length for _, _, length in found) <= level:
-                    trial.run(net)
-                    if trial.broken and (broken < 0 or (trial.broken, order) < (level, broken)):
-                        level, broken = trial.broken, order
-    if broken < 0:
-        return None
-    bits = {key: trial.bits(base) for key, trial in trials.items() if not trial.broken}
-    offers: list[tuple[int, int, int, bool, tuple[int, int], _Source]] = []
-    for source in sources:
-        for index, placement, length in _common(source, trials, bits):
-            if length < level:
-                conclusion = (index % 81, index // 81 + 1)
-                offers.append((length, source.kind, source.order, not placement, conclusion, source))
-    for length, _, _, removal, (cell, digit), source in sorted(offers, key=lambda offer: offer[:5]):
-        for branch in source.branches:
-            trial = trials[branch]
             if not trial.finished:
-                trial.run(net)
-                bits.pop(branch)
-                if not trial.broken:
-                    bits[branch] = trial.bits(base)
-        if ((digit - 1) * 81 + cell, not removal, length) in _common(source, trials, bits):
-            return source, (cell, digit), not removal, length
-    return _Source(0, broken, (keys[broken],)), keys[broken], False, level
+                trial.run(level)
+                if trial.broken:
+                    return level, order
+                running = running or not trial.finished
+    return None
+
+
+def _net_contradiction(trials: _Trials) -> tuple[int, int] | None:
+    """The shortest contradiction of net trials, first in board order: (length, trial order), or None.
+
+    Every trial's singles are followed to the end first (a trial that breaks there breaks the same way as a net);
+    then the net rounds of each trial are run unless its first round could not reach a contradiction as short as
+    the shortest so far.
+    """
+    best: tuple[int, int] | None = None
+    for order, trial in enumerate(trials.values()):
+        trial.place_singles()
+        if trial.broken and (best is None or (trial.broken, order) < best):
+            best = trial.broken, order
+    for order, trial in enumerate(trials.values()):
+        if not trial.broken:
+            trial.run_within(_ENDLESS if best is None else best[0])
+            if trial.broken and (best is None or (trial.broken, order) < best):
+                best = trial.broken, order
+    return best
+
+
+def _complete(branches: Iterable[tuple[int, int]], base: _Base, trials: _Trials, bits: _Bits) -> None:
+    """Follow the unfinished trials of some branches to the end, and update what they placed and removed."""
+    for branch in branches:
+        trial = trials[branch]
+        if not trial.finished:
+            trial.run()
+            if trial.broken:
+                del bits[branch]
+            else:
+                bits[branch] = trial.bits(base)
+
+
+def _shorter_agreement(base: _Base, trials: _Trials, sources: list[_Source], length: int) -> _Conclusion | None:
+    """The first cell or house conclusion shorter than ``length``, or None.
+
+    What partly followed trials agree on gives the conclusions to check: a trial followed on only adds placements
+    and removals and keeps their lengths, but it may break, or make a placement that implies a removal. So each of
+    them, in the order of steps, is checked again once the trials of its branches are complete.
+    """
+    bits = {key: trial.bits(base) for key, trial in trials.items() if not trial.broken}
+    shorter = [conclusion for conclusion in _agreements(sources, trials, bits) if conclusion.length < length]
+    for conclusion in sorted(shorter, key=_rank):
+        _complete(conclusion.source.branches, base, trials, bits)
+        if conclusion in _agreements([conclusion.source], trials, bits):
+            return conclusion
+    return None
+
+
+def _first(base: _Base, trials: _Trials, sources: list[_Source], net: bool) -> _Conclusion | None:
+    """The first step, found with as little of the trials as it takes; None when no trial breaks (then every
+    trial has to be complete).
+
+    Steps come shortest first and contradictions first on ties, so the shortest contradiction (the first in board
+    order among equals) is the first step unless a cell or house proves something shorter.
+    """
+    contradiction = _net_contradiction(trials) if net else _chain_contradiction(trials)
+    if contradiction is None:
+        return None
+    length, order = contradiction
+    return _shorter_agreement(base, trials, sources, length) or _contradiction(list(trials)[order], order, length)
+
+
+def _all_conclusions(base: _Base, trials: _Trials, sources: list[_Source]) -> list[_Conclusion]:
+    """Every conclusion once, with its shortest source, in the order of steps (trials followed to the end)."""
+    broken: list[_Conclusion] = []
+    bits: _Bits = {}
+    for order, (key, trial) in enumerate(trials.items()):
+        if not trial.finished:
+            trial.run()
+        if trial.broken:
+            broken.append(_contradiction(key, order, trial.broken))
+        else:
+            bits[key] = trial.bits(base)
+    seen: set[tuple[tuple[int, int], bool]] = set()
+    ranked = []
+    for conclusion in sorted(broken + _agreements(sources, trials, bits), key=_rank):
+        if (conclusion.candidate, conclusion.removal) not in seen:
+            seen.add((conclusion.candidate, conclusion.removal))
+            ranked.append(conclusion)
+    return ranked
 
 
 def _or(items: list[str]) -> str:
@@ -499,76 +609,51 @@ def _premise(source: _Source) -> str:
     return f"wherever {digit} goes in {unit_name(source.unit)} ({_or([cell_name(c) for c, _ in source.branches])})"
 
 
-def _step(
-    board: Board,
-    technique: str,
-    source: _Source,
-    conclusion: tuple[int, int],
-    placement: bool,
-    length: int,
-    trials: _Trials,
-) -> Step:
-    """The Step of one conclusion and the source that proves it; its length, which the rating reads, is the size of
-    its net as ``nets.forcing_size`` counts it (the longest line when that cannot be had)."""
-    cell, digit = conclusion
+def _text(technique: str, conclusion: _Conclusion, trials: _Trials) -> str:
+    """The sentence of a step."""
+    cell, digit = conclusion.candidate
+    name = cell_name(cell)
     label = "Forcing chain" if technique == "forcing_chain" else "Forcing net"
     rules = "singles" if technique == "forcing_chain" else "singles, locked candidates and naked pairs"
-    if source.kind == 0:
-        trial = trials[(cell, digit)]
-        text = (
-            f"{label} (contradiction): if {cell_name(cell)} were {digit}, {rules} would lead to "
-            f"{trial.why}, so {cell_name(cell)} is not {digit}."
+    if conclusion.kind == 0:
+        why = trials[conclusion.candidate].why
+        return (
+            f"{label} (contradiction): if {name} were {digit}, {rules} would lead to {why}, so {name} is not {digit}."
         )
-    elif placement:
-        text = f"{label}: {_premise(source)}, {cell_name(cell)} becomes {digit}, so {cell_name(cell)} is {digit}."
-    else:
-        text = f"{label}: {_premise(source)}, {digit} leaves {cell_name(cell)}, so {cell_name(cell)} is not {digit}."
-    cells = tuple(dict.fromkeys(c for c, _ in source.branches))
+    if not conclusion.removal:
+        return f"{label}: {_premise(conclusion.source)}, {name} becomes {digit}, so {name} is {digit}."
+    return f"{label}: {_premise(conclusion.source)}, {digit} leaves {name}, so {name} is not {digit}."
+
+
+def _step(board: Board, technique: str, conclusion: _Conclusion, trials: _Trials) -> Step:
+    """The Step of one conclusion and the source that proves it; its length, which the rating reads, is the size of
+    its net as ``nets.forcing_size`` counts it (the longest line when that cannot be had)."""
+    source, placement = conclusion.source, not conclusion.removal
     level = 0 if technique == "forcing_chain" else 1
-    size = nets.forcing_size(board, source.branches, None if source.kind == 0 else (cell, digit, placement), level)
+    proved = None if source.kind == 0 else (*conclusion.candidate, placement)
+    size = nets.forcing_size(board, source.branches, proved, level)
     return Step(
         technique,
-        placements=((cell, digit),) if placement else (),
-        eliminations=() if placement else ((cell, digit),),
+        placements=(conclusion.candidate,) if placement else (),
+        eliminations=() if placement else (conclusion.candidate,),
         cause=source.branches,
         units=(source.unit,) if source.unit >= 0 else (),
-        cells=cells,
-        text=text,
-        length=length if size is None else size,
+        cells=tuple(dict.fromkeys(c for c, _ in source.branches)),
+        text=_text(technique, conclusion, trials),
+        length=conclusion.length if size is None else size,
     )
 
 
 def _forcing(board: Board, technique: str, net: bool) -> Iterator[Step]:
     """Contradiction, cell and house forcing: each conclusion once, with its shortest source, shortest first."""
     base = _Base(board)
-    trials = {(cell, digit): _Trial(base, cell, digit) for cell, digit in board.candidate_list()}
+    trials = {(cell, digit): _Trial(base, cell, digit, net) for cell, digit in board.candidate_list()}
     sources = _sources(base)
     first = _first(base, trials, sources, net)
     if first is not None:
-        yield _step(board, technique, *first, trials)
-    best: dict[tuple[tuple[int, int], bool], tuple[int, int, int, _Source]] = {}
-
-    def offer(conclusion: tuple[int, int], placement: bool, length: int, source: _Source) -> None:
-        """Keep a conclusion's shortest source (ties: contradiction, cell, house, then board order)."""
-        key = (conclusion, placement)
-        rank = (length, source.kind, source.order, source)
-        if key not in best or rank[:3] < best[key][:3]:
-            best[key] = rank
-
-    bits: _Bits = {}
-    for order, (key, trial) in enumerate(trials.items()):
-        if not trial.finished:
-            trial.run(net)
-        if trial.broken:
-            offer(key, False, trial.broken, _Source(0, order, (key,)))
-        else:
-            bits[key] = trial.bits(base)
-    for source in sources:
-        for index, placement, length in _common(source, trials, bits):
-            offer((index % 81, index // 81 + 1), placement, length, source)
-    ranked = sorted(best.items(), key=lambda item: (item[1][:3], not item[0][1], item[0][0]))
-    for (conclusion, placement), (length, _, _, source) in ranked[0 if first is None else 1 :]:
-        yield _step(board, technique, source, conclusion, placement, length, trials)
+        yield _step(board, technique, first, trials)
+    for conclusion in _all_conclusions(base, trials, sources)[first is not None :]:
+        yield _step(board, technique, conclusion, trials)
 
 
 def forcing_chain(board: Board) -> Iterator[Step]:
