@@ -103,9 +103,10 @@ class Memo:
     __slots__ = ("_caches",)
 
     def __init__(self) -> None:
-        self._caches: dict[str, dict[Hashable, object]] = {}
+        # by name (a str) for the caches finders fill themselves, by the function for those ``call`` fills
+        self._caches: dict[Hashable, dict[Hashable, object]] = {}
 
-    def cache(self, name: str, limit: int) -> dict[Hashable, object]:
+    def cache(self, name: Hashable, limit: int) -> dict[Hashable, object]:
         """The named cache (empty on first use, emptied when it holds more than ``limit`` entries)."""
         found = self._caches.get(name)
         if found is None or len(found) > limit:
@@ -113,16 +114,23 @@ class Memo:
         return found
 
     def call(self, function: Callable[..., _T], *args: Hashable, limit: int) -> _T:
-        """``function(*args)``, kept in the function's cache (named by its module and name) under ``args``."""
-        entries = self.cache(f"{function.__module__}.{function.__qualname__}", limit)
+        """``function(*args)``, kept in the function's own cache under ``args``."""
+        entries = self.cache(function, limit)
         if args in entries:
             return cast(_T, entries[args])
         value = entries[args] = function(*args)
         return value
 
     def sizes(self) -> dict[str, int]:
-        """How many entries each named cache holds (for tests and for watching memory)."""
-        return {name: len(entries) for name, entries in self._caches.items()}
+        """How many entries each cache holds, by name (a function's cache by its module and name)."""
+        return {_cache_name(key): len(entries) for key, entries in self._caches.items()}
+
+
+def _cache_name(key: Hashable) -> str:
+    """A cache's name: its own when it is a string, else its function's module and name."""
+    if isinstance(key, str):
+        return key
+    return f"{getattr(key, '__module__', '')}.{getattr(key, '__qualname__', repr(key))}"
 
 
 class Board:
