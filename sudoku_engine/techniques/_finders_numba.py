@@ -40,6 +40,21 @@ _PAIR_CELLS = np.array([[g for g, _ in groups] for groups in BOX_LINE_GROUPS[2]]
 _PAIR_PLACES = np.array([[p for _, p in groups] for groups in BOX_LINE_GROUPS[2]], dtype=np.int32)
 _TRIPLE_CELLS = np.array([[g for g, _ in groups] for groups in BOX_LINE_GROUPS[3]], dtype=np.int32)
 _TRIPLE_PLACES = np.array([[p for _, p in groups] for groups in BOX_LINE_GROUPS[3]], dtype=np.int32)
+# Every two-box rectangle's corners (top left, top right, bottom left, bottom right), rows then columns ascending
+# (as the Python finders list them).
+_TWO_BOX = np.array(
+    [
+        (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+        for r1 in range(9)
+        for r2 in range(r1 + 1, 9)
+        for c1 in range(9)
+        for c2 in range(c1 + 1, 9)
+        if (r1 // 3 == r2 // 3) != (c1 // 3 == c2 // 3)
+    ],
+    dtype=np.int32,
+)
+# Per unit and other unit: the unit's positions (9 bits) whose cells lie in the other.
+_INSIDE = np.array([[sum(1 << i for i, c in enumerate(u) if c in v) for v in UNITS] for u in UNITS], dtype=np.int32)
 _LOW = 0x1FF
 _DONE = 0x200
 
@@ -127,8 +142,13 @@ STUCK, SOLVED, BROKEN = 0, 1, -1
 
 @njit(cache=True)
 def _next_combination(index, n):  # type: ignore[no-untyped-def]
-    """Advance ``index`` (k ascending positions below n) to the next k-combination in lexicographic order."""
+    """Advance ``index`` (k ascending positions below n) to the next k-combination in lexicographic order, or from
+    ``index[0] = -1`` to the first; False when there is none."""
     k = index.shape[0]
+    if index[0] < 0:
+        for j in range(k):
+            index[j] = j
+        return k <= n
     i = k - 1
     while i >= 0 and index[i] == n - k + i:
         i -= 1
@@ -151,44 +171,42 @@ def _positions(cm, unit, bit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _pointing(cm, out):  # type: ignore[no-untyped-def]
-    """Locked candidates 1: box by box, digit by digit."""
-    for b in range(9):
-        box = 18 + b
-        for d in range(9):
-            bit = 1 << d
-            which = _BOX_ALIGNED_A[_positions(cm, box, bit)]
-            if which < 0:
-                continue
-            line = _POINTING_LINE_A[b, which]
-            found = False
-            for i in range(9):
-                cell = _UNITS[line, i]
-                if _UNITS_OF[cell, 2] != box and cm[cell] & bit:
-                    out[cell] |= bit
-                    found = True
-            if found:
-                return True
-    return False
+def _strip(cm, out, unit, places, digits):  # type: ignore[no-untyped-def]
+    """Remove the digits from the cells at the unit's ``places`` (9 bits); True when any of them had one."""
+    found = False
+    for i in range(9):
+        if places >> i & 1:
+            cell = _UNITS[unit, i]
+            if cm[cell] & digits:
+                out[cell] |= cm[cell] & digits
+                found = True
+    return found
 
 
 @njit(cache=True)
-def _claiming(cm, out):  # type: ignore[no-untyped-def]
-    """Locked candidates 2: line by line, digit by digit."""
-    for line in range(18):
+def _cover_removals(cm, out, first, chosen, cover, bit):  # type: ignore[no-untyped-def]
+    """The digit leaves the cover's positions in the lines (units ``first`` + 0..8) not ``chosen`` (9 bits)."""
+    found = False
+    for line in range(9):
+        if not chosen >> line & 1 and _strip(cm, out, first + line, cover, bit):
+            found = True
+    return found
+
+
+@njit(cache=True)
+def _locked_candidates(cm, out, first, last, aligned, target):  # type: ignore[no-untyped-def]
+    """Locked candidates in units ``first`` to ``last`` - 1, unit by unit, digit by digit: where ``aligned`` (per
+    9-bit mask of places) says the unit's places of the digit lie in one intersection, ``target`` (per unit and
+    that answer) names the other unit, whose cells outside the unit lose the digit. Pointing: the boxes, aligned
+    on a line; claiming: the lines, within a box."""
+    for unit in range(first, last):
         for d in range(9):
             bit = 1 << d
-            third = _THIRD_A[_positions(cm, line, bit)]
-            if third < 0:
+            where = aligned[_positions(cm, unit, bit)]
+            if where < 0:
                 continue
-            box = _CLAIMING_BOX_A[line, third]
-            found = False
-            for i in range(9):
-                cell = _UNITS[box, i]
-                if _UNITS_OF[cell, 0 if line < 9 else 1] != line and cm[cell] & bit:
-                    out[cell] |= bit
-                    found = True
-            if found:
+            other = target[unit - first, where]
+            if _strip(cm, out, other, _LOW & ~_INSIDE[other, unit], bit):
                 return True
     return False
 
@@ -200,6 +218,30 @@ def _in(cell, group):  # type: ignore[no-untyped-def]
         if g == cell:
             return True
     return False
+
+
+@njit(cache=True)
+def _places_in(unit, group):  # type: ignore[no-untyped-def]
+    """The unit's positions (9 bits) of the group's cells."""
+    places = 0
+    for i in range(9):
+        if _in(_UNITS[unit, i], group):
+            places |= 1 << i
+    return places
+
+
+@njit(cache=True)
+def _shared_line(group):  # type: ignore[no-untyped-def]
+    """The row, else the column, holding every cell of the group; -1 when none does."""
+    for kind in range(2):
+        unit = _UNITS_OF[group[0], kind]
+        shared = True
+        for c in group:
+            if _UNITS_OF[c, kind] != unit:
+                shared = False
+        if shared:
+            return unit
+    return -1
 
 
 @njit(cache=True)
@@ -221,155 +263,135 @@ def _locked(cm, out, cells, places, size):  # type: ignore[no-untyped-def]
                 mask |= cm[c]
             if _POPCOUNT[mask] != size:
                 continue
-            line = -1
-            for kind in range(2):
-                unit = _UNITS_OF[group[0], kind]
-                shared = True
-                for c in group:
-                    if _UNITS_OF[c, kind] != unit:
-                        shared = False
-                if shared:
-                    line = unit
-                    break
+            line = _shared_line(group)
             if line < 0:
                 continue
-            found = False
-            for house in (box, line):
-                for i in range(9):
-                    cell = _UNITS[house, i]
-                    if not _in(cell, group) and cm[cell] & mask:
-                        out[cell] |= cm[cell] & mask
-                        found = True
-            if found:
+            found = _strip(cm, out, box, _LOW & ~places[b, g], mask)
+            if _strip(cm, out, line, _LOW & ~_places_in(line, group), mask) or found:
                 return True
     return False
 
 
 @njit(cache=True)
+def _scratch(size):  # type: ignore[no-untyped-def]
+    """The work arrays of a search for sets: two of 9 (masks and items, by position, digit or line) and the index
+    of a combination of ``size``."""
+    return np.empty(9, dtype=np.int32), np.empty(9, dtype=np.int32), np.empty(size, dtype=np.int32)
+
+
+@njit(cache=True)
+def _fitting(masks, among, base, most, items, index):  # type: ignore[no-untyped-def]
+    """The positions i in ``among`` (9 bits) whose ``masks[i]`` with ``base`` has 2 to ``most`` bits, in order,
+    into ``items``, the items ``index`` chooses among (set to begin its combinations); how many."""
+    n = 0
+    for i in range(9):
+        if among >> i & 1 and 2 <= _POPCOUNT[masks[i] | base] <= most:
+            items[n] = i
+            n += 1
+    index[0] = -1
+    return n
+
+
+@njit(cache=True)
+def _union(masks, items, index, base, most):  # type: ignore[no-untyped-def]
+    """The union of ``base`` and the masks of the items ``index`` chooses, and those items as bits; it stops early,
+    with the union so far, once that has more than ``most`` bits (too many for the set sought)."""
+    union = base
+    chosen = 0
+    for j in range(index.shape[0]):
+        item = items[index[j]]
+        union |= masks[item]
+        chosen |= 1 << item
+        if _POPCOUNT[union] > most:
+            break
+    return union, chosen
+
+
+@njit(cache=True)
+def _naked_set(cm, out, unit, masks, among, base, index, items):  # type: ignore[no-untyped-def]
+    """k cells (k: ``index``'s length) at the unit's positions ``among`` whose candidates (``masks``, by position),
+    with ``base`` (the digits of one more cell, or 0), are k digits (k + 1): those digits leave the other cells of
+    ``among``. Groups in lexicographic order; True at the first that removes any."""
+    total = index.shape[0] + (1 if base else 0)
+    n = _fitting(masks, among, base, total, items, index)
+    while _next_combination(index, n):
+        digits, chosen = _union(masks, items, index, base, total)
+        if _POPCOUNT[digits] == total and _strip(cm, out, unit, among & ~chosen, digits):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _open_places(cm, unit, masks):  # type: ignore[no-untyped-def]
+    """The unit's cells' candidates, by position, into ``masks``; the positions (9 bits) of its open cells."""
+    opened = 0
+    for i in range(9):
+        masks[i] = cm[_UNITS[unit, i]]
+        if masks[i]:
+            opened |= 1 << i
+    return opened
+
+
+@njit(cache=True)
 def _naked(cm, out, size):  # type: ignore[no-untyped-def]
     """n cells of a house with n candidates between them: house by house, groups in lexicographic order."""
-    small = np.empty(9, dtype=np.int32)
-    index = np.empty(size, dtype=np.int32)
-    group = np.empty(size, dtype=np.int32)
+    masks, items, index = _scratch(size)
     for unit in range(27):
-        opened = 0
-        n = 0
-        for i in range(9):
-            m = cm[_UNITS[unit, i]]
-            if m:
-                opened += 1
-                if 2 <= _POPCOUNT[m] <= size:
-                    small[n] = _UNITS[unit, i]
-                    n += 1
-        if opened <= size or n < size:
-            continue
-        for j in range(size):
-            index[j] = j
-        while True:
-            mask = 0
-            for j in range(size):
-                group[j] = small[index[j]]
-                mask |= cm[group[j]]
-            if _POPCOUNT[mask] == size:
-                found = False
-                for i in range(9):
-                    cell = _UNITS[unit, i]
-                    if cm[cell] & mask and not _in(cell, group):
-                        out[cell] |= cm[cell] & mask
-                        found = True
-                if found:
-                    return True
-            if not _next_combination(index, n):
-                break
+        opened = _open_places(cm, unit, masks)
+        if _POPCOUNT[opened] > size and _naked_set(cm, out, unit, masks, opened, 0, index, items):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _hidden_set(cm, out, unit, positions, index, digits):  # type: ignore[no-untyped-def]
+    """k digits (k: ``index``'s length) whose places in the unit are k cells: the cells' other digits go. Digit
+    groups in lexicographic order; True at the first that removes any. ``positions`` gets each digit's places."""
+    size = index.shape[0]
+    for d in range(9):
+        positions[d] = _positions(cm, unit, 1 << d)
+    n = _fitting(positions, _LOW, 0, size, digits, index)
+    while _next_combination(index, n):
+        union, keep = _union(positions, digits, index, 0, size)
+        if _POPCOUNT[union] == size and _strip(cm, out, unit, union, _LOW & ~keep):
+            return True
     return False
 
 
 @njit(cache=True)
 def _hidden(cm, out, size):  # type: ignore[no-untyped-def]
     """n digits confined to n cells of a house: house by house, digit groups in lexicographic order."""
-    positions = np.empty(9, dtype=np.int32)
-    digits = np.empty(9, dtype=np.int32)
-    index = np.empty(size, dtype=np.int32)
+    positions, digits, index = _scratch(size)
     for unit in range(27):
-        opened = 0
-        for i in range(9):
-            if cm[_UNITS[unit, i]]:
-                opened += 1
-        if opened <= size:
-            continue
-        n = 0
-        for d in range(9):
-            positions[d] = _positions(cm, unit, 1 << d)
-            if 2 <= _POPCOUNT[positions[d]] <= size:
-                digits[n] = d
-                n += 1
-        if n < size:
-            continue
-        for j in range(size):
-            index[j] = j
-        while True:
-            union = 0
-            keep = 0
-            for j in range(size):
-                union |= positions[digits[index[j]]]
-                keep |= 1 << digits[index[j]]
-            if _POPCOUNT[union] == size:
-                found = False
-                for i in range(9):
-                    cell = _UNITS[unit, i]
-                    if union >> i & 1 and cm[cell] & ~keep:
-                        out[cell] |= cm[cell] & ~keep
-                        found = True
-                if found:
-                    return True
-            if not _next_combination(index, n):
-                break
+        if _POPCOUNT[_positions(cm, unit, _LOW)] > size and _hidden_set(cm, out, unit, positions, index, digits):
+            return True
     return False
+
+
+@njit(cache=True)
+def _line_places(cm, first, bit, pos):  # type: ignore[no-untyped-def]
+    """The digit's positions (9 bits) in each row (``first`` 0) or column (``first`` 9), into ``pos``."""
+    for line in range(9):
+        mask = 0
+        for x in range(9):
+            if cm[line * 9 + x if first == 0 else x * 9 + line] & bit:
+                mask |= 1 << x
+        pos[line] = mask
 
 
 @njit(cache=True)
 def _fish(cm, out, size):  # type: ignore[no-untyped-def]
     """Basic fish: digit by digit, rows as base first, base lines of 2 to n candidates in lexicographic order."""
-    pos = np.empty(9, dtype=np.int32)
-    lines = np.empty(9, dtype=np.int32)
-    index = np.empty(size, dtype=np.int32)
+    pos, lines, index = _scratch(size)
     for d in range(9):
         bit = 1 << d
-        for direction in range(2):
-            n = 0
-            for line in range(9):
-                mask = 0
-                for x in range(9):
-                    cell = line * 9 + x if direction == 0 else x * 9 + line
-                    if cm[cell] & bit:
-                        mask |= 1 << x
-                pos[line] = mask
-                if 2 <= _POPCOUNT[mask] <= size:
-                    lines[n] = line
-                    n += 1
-            if n < size:
-                continue
-            for j in range(size):
-                index[j] = j
-            while True:
-                cover = 0
-                chosen = 0
-                for j in range(size):
-                    cover |= pos[lines[index[j]]]
-                    chosen |= 1 << lines[index[j]]
-                if _POPCOUNT[cover] <= size:
-                    found = False
-                    for line in range(9):
-                        if chosen >> line & 1 or not pos[line] & cover:
-                            continue
-                        for x in range(9):
-                            if (pos[line] & cover) >> x & 1:
-                                out[line * 9 + x if direction == 0 else x * 9 + line] |= bit
-                                found = True
-                    if found:
-                        return True
-                if not _next_combination(index, n):
-                    break
+        for first in (0, 9):
+            _line_places(cm, first, bit, pos)
+            n = _fitting(pos, _LOW, 0, size, lines, index)
+            while _next_combination(index, n):
+                cover, chosen = _union(pos, lines, index, 0, size)
+                if _POPCOUNT[cover] <= size and _cover_removals(cm, out, first, chosen, cover, bit):
+                    return True
     return False
 
 
@@ -385,80 +407,58 @@ def _common_removals(cm, out, first, second, third, z):  # type: ignore[no-untyp
 
 
 @njit(cache=True)
-def _xy_wing(cm, out):  # type: ignore[no-untyped-def]
-    """Pivot XY with pincers XZ and YZ: pivots, then pincer pairs, in cell order."""
+def _pincers(cm, pivot, xyz, wings):  # type: ignore[no-untyped-def]
+    """The bivalue cells that see the pivot and share one digit with it (``xyz``: hold two of its three), in cell
+    order, into ``wings``; how many."""
+    pm = cm[pivot]
+    n = 0
+    for c in range(81):
+        if _POPCOUNT[cm[c]] != 2 or not _SEES[pivot, c]:
+            continue
+        if (not cm[c] & ~pm) if xyz else _POPCOUNT[cm[c] & pm] == 1:
+            wings[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _wing_digit(am, bm, pm, xyz):  # type: ignore[no-untyped-def]
+    """The digit (as a bit) the pincers' candidates ``am`` and ``bm`` remove with the pivot's ``pm``; 0 when they
+    form no wing: XY-Wing, pincers XZ and YZ on pivot XY; XYZ-Wing, pincers XZ and YZ on pivot XYZ."""
+    if xyz:
+        return 0 if am == bm else am & bm
+    z = am & ~pm
+    return 0 if am & pm == bm & pm or bm & ~pm != z else z
+
+
+@njit(cache=True)
+def _wing(cm, out, xyz):  # type: ignore[no-untyped-def]
+    """XY-Wing (pivot XY) or, with ``xyz``, XYZ-Wing (pivot XYZ), pincers XZ and YZ: pivots, then pincer pairs,
+    in cell order; Z leaves the cells that see both pincers (and, XYZ, the pivot)."""
     wings = np.empty(81, dtype=np.int32)
     for pivot in range(81):
-        pm = cm[pivot]
-        if _POPCOUNT[pm] != 2:
+        if _POPCOUNT[cm[pivot]] != (3 if xyz else 2):
             continue
-        n = 0
-        for c in range(81):
-            if _POPCOUNT[cm[c]] == 2 and _SEES[pivot, c] and _POPCOUNT[cm[c] & pm] == 1:
-                wings[n] = c
-                n += 1
+        n = _pincers(cm, pivot, xyz, wings)
         for i in range(n):
-            a = wings[i]
-            am = cm[a]
-            z = am & ~pm
             for j in range(i + 1, n):
-                bm = cm[wings[j]]
-                if am & pm == bm & pm or bm & ~pm != z:
-                    continue
-                if _common_removals(cm, out, a, wings[j], -1, z):
+                z = _wing_digit(cm[wings[i]], cm[wings[j]], cm[pivot], xyz)
+                if z and _common_removals(cm, out, wings[i], wings[j], pivot if xyz else -1, z):
                     return True
     return False
 
 
 @njit(cache=True)
-def _xyz_wing(cm, out):  # type: ignore[no-untyped-def]
-    """Pivot XYZ with pincers XZ and YZ: pivots, then pincer pairs, in cell order."""
-    wings = np.empty(81, dtype=np.int32)
-    for pivot in range(81):
-        pm = cm[pivot]
-        if _POPCOUNT[pm] != 3:
-            continue
-        n = 0
-        for c in range(81):
-            if _POPCOUNT[cm[c]] == 2 and _SEES[pivot, c] and not cm[c] & ~pm:
-                wings[n] = c
-                n += 1
-        for i in range(n):
-            for j in range(i + 1, n):
-                am, bm = cm[wings[i]], cm[wings[j]]
-                if am == bm:
-                    continue
-                if _common_removals(cm, out, wings[i], wings[j], pivot, am & bm):
-                    return True
-    return False
-
-
-@njit(cache=True)
-def _rectangles(cm, corners, digits):  # type: ignore[no-untyped-def]
-    """Every two-box rectangle of open cells sharing two digits with a corner holding only them, rows then columns
-    ascending (as the Python finders list them): corners into ``corners``, the two digits' mask into ``digits``."""
-    shared = np.empty(9, dtype=np.int32)
-    found = 0
-    for r1 in range(9):
-        for r2 in range(r1 + 1, 9):
-            same_band = r1 // 3 == r2 // 3
-            for c in range(9):
-                shared[c] = cm[r1 * 9 + c] & cm[r2 * 9 + c]
-            for c1 in range(9):
-                if _POPCOUNT[shared[c1]] < 2:
-                    continue
-                for c2 in range(c1 + 1, 9):
-                    if _POPCOUNT[shared[c2]] < 2 or (c1 // 3 == c2 // 3) == same_band:
-                        continue
-                    common = shared[c1] & shared[c2]
-                    if _POPCOUNT[common] != 2:
-                        continue
-                    a, b, c, e = r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2
-                    if cm[a] == common or cm[b] == common or cm[c] == common or cm[e] == common:
-                        corners[found, 0], corners[found, 1], corners[found, 2], corners[found, 3] = a, b, c, e
-                        digits[found] = common
-                        found += 1
-    return found
+def _rectangle_digits(cm, corner):  # type: ignore[no-untyped-def]
+    """The mask of the two digits every corner of a rectangle of open cells holds when some corner holds only
+    them; 0 otherwise."""
+    common = cm[corner[0]] & cm[corner[1]] & cm[corner[2]] & cm[corner[3]]
+    if _POPCOUNT[common] != 2:
+        return 0
+    for i in range(4):
+        if cm[corner[i]] == common:
+            return common
+    return 0
 
 
 @njit(cache=True)
@@ -494,50 +494,63 @@ def _places_are(cm, unit, bit, first, second):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _unique_rectangle(cm, out, kind):  # type: ignore[no-untyped-def]
     """Unique rectangles of type 1 to 6 (``kind``), rectangle by rectangle."""
-    corners = np.empty((486, 4), dtype=np.int32)
-    digits = np.empty(486, dtype=np.int32)
-    for r in range(_rectangles(cm, corners, digits)):
-        corner = corners[r]
-        ab = digits[r]
-        if kind == 5:
-            if _ur_type_5(cm, out, corner, ab):
-                return True
-            continue
-        if kind == 6:
-            if _ur_type_6(cm, out, corner, ab):
-                return True
-            continue
-        if kind == 1:
-            other = -1
-            others = 0
-            for c in corner:
-                if cm[c] != ab:
-                    other = c
-                    others += 1
-            if others == 1:
-                out[other] |= ab
-                return True
-            continue
-        i, j = _roof(cm, corner, ab)
-        if i < 0:
-            continue
-        first, second = corner[i], corner[j]
-        if kind == 2:
-            extra = cm[first] & ~ab
-            one_extra = cm[second] == cm[first] and _POPCOUNT[extra] == 1
-            if one_extra and _common_removals(cm, out, first, second, -1, extra):
-                return True
-        elif kind == 4:
-            low = _low_digit(ab)
-            for x, y in ((low, ab ^ low), (ab ^ low, low)):
-                for k in range(3):
-                    unit = _UNITS_OF[first, k]
-                    if unit == _UNITS_OF[second, k] and _places_are(cm, unit, x, first, second):
-                        out[first] |= y
-                        out[second] |= y
-                        return True
-        elif _pseudo_subsets(cm, out, first, second, (cm[first] | cm[second]) & ~ab):
+    for r in range(_TWO_BOX.shape[0]):
+        corner = _TWO_BOX[r]
+        ab = _rectangle_digits(cm, corner)
+        if ab and _ur_type(cm, out, corner, ab, kind):
             return True
+    return False
+
+
+@njit(cache=True)
+def _ur_type(cm, out, corner, ab, kind):  # type: ignore[no-untyped-def]
+    """Whether the rectangle, whose corners all hold the digits ``ab``, is a Unique Rectangle of the type; its
+    removals into ``out``."""
+    if kind == 1:
+        return _ur_type_1(cm, out, corner, ab)
+    if kind == 5:
+        return _ur_type_5(cm, out, corner, ab)
+    if kind == 6:
+        return _ur_type_6(cm, out, corner, ab)
+    i, j = _roof(cm, corner, ab)
+    if i < 0:
+        return False
+    first, second = corner[i], corner[j]
+    if kind == 2:
+        extra = cm[first] & ~ab
+        return cm[second] == cm[first] and _POPCOUNT[extra] == 1 and _common_removals(cm, out, first, second, -1, extra)
+    if kind == 4:
+        return _ur_type_4(cm, out, first, second, ab)
+    return _pseudo_subsets(cm, out, first, second, (cm[first] | cm[second]) & ~ab)
+
+
+@njit(cache=True)
+def _ur_type_1(cm, out, corner, ab):  # type: ignore[no-untyped-def]
+    """Type 1: three corners hold only the two digits, which leave the fourth."""
+    other = -1
+    others = 0
+    for c in corner:
+        if cm[c] != ab:
+            other = c
+            others += 1
+    if others != 1:
+        return False
+    out[other] |= ab
+    return True
+
+
+@njit(cache=True)
+def _ur_type_4(cm, out, first, second, ab):  # type: ignore[no-untyped-def]
+    """Type 4: one of the two digits (the lower first) has no other place in a house of the roof, so the other
+    digit leaves both roof cells."""
+    low = _low_digit(ab)
+    for x, y in ((low, ab ^ low), (ab ^ low, low)):
+        for k in range(3):
+            unit = _UNITS_OF[first, k]
+            if unit == _UNITS_OF[second, k] and _places_are(cm, unit, x, first, second):
+                out[first] |= y
+                out[second] |= y
+                return True
     return False
 
 
@@ -593,74 +606,52 @@ def _pseudo_subsets(cm, out, first, second, extra):  # type: ignore[no-untyped-d
     """Type 3: the roof as one cell holding the extra digits forms a naked set with 1 to 3 cells of a shared house."""
     if _POPCOUNT[extra] < 2:
         return False
-    others = np.empty(9, dtype=np.int32)
-    fitting = np.empty(9, dtype=np.int32)
+    masks, items, index = _scratch(3)
     for k in range(3):
         unit = _UNITS_OF[first, k]
         if unit != _UNITS_OF[second, k]:
             continue
-        n = 0
-        for i in range(9):
-            cell = _UNITS[unit, i]
-            if cm[cell] and cell != first and cell != second:
-                others[n] = cell
-                n += 1
+        others = _open_places(cm, unit, masks) & ~_places_in(unit, (first, second))
         for size in range(1, 4):
-            f = 0
-            for i in range(n):
-                if _POPCOUNT[cm[others[i]] | extra] <= size + 1:
-                    fitting[f] = others[i]
-                    f += 1
-            if f < size:
-                continue
-            index = np.arange(size).astype(np.int32)
-            group = np.empty(size, dtype=np.int32)
-            while True:
-                digits = extra
-                for j in range(size):
-                    group[j] = fitting[index[j]]
-                    digits |= cm[group[j]]
-                if _POPCOUNT[digits] == size + 1:
-                    found = False
-                    for i in range(n):
-                        cell = others[i]
-                        if cm[cell] & digits and not _in(cell, group):
-                            out[cell] |= cm[cell] & digits
-                            found = True
-                    if found:
-                        return True
-                if not _next_combination(index, f):
-                    break
+            if _naked_set(cm, out, unit, masks, others, extra, index[:size], items):
+                return True
     return False
 
 
 @njit(cache=True)
 def _hidden_rectangle(cm, out):  # type: ignore[no-untyped-def]
     """One bivalue corner (or two diagonal ones); the digit strongly linked in both lines of the far corner."""
-    corners = np.empty((486, 4), dtype=np.int32)
-    digits = np.empty(486, dtype=np.int32)
-    for r in range(_rectangles(cm, corners, digits)):
-        corner = corners[r]
-        ab = digits[r]
-        exact = 0
-        first = -1
-        for i in range(4):
-            if cm[corner[i]] == ab:
-                exact += 1
-                if first < 0:
-                    first = i
-        if not (exact == 1 or (exact == 2 and cm[corner[first ^ 3]] == ab)):
+    for r in range(_TWO_BOX.shape[0]):
+        corner = _TWO_BOX[r]
+        ab = _rectangle_digits(cm, corner)
+        if ab and _hidden_rectangle_at(cm, out, corner, ab):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _hidden_rectangle_at(cm, out, corner, ab):  # type: ignore[no-untyped-def]
+    """Whether the rectangle, whose corners all hold the digits ``ab``, is a Hidden Rectangle; its removal into
+    ``out``."""
+    exact = 0
+    first = -1
+    for i in range(4):
+        if cm[corner[i]] == ab:
+            exact += 1
+            if first < 0:
+                first = i
+    if not (exact == 1 or (exact == 2 and cm[corner[first ^ 3]] == ab)):
+        return False
+    low = _low_digit(ab)
+    for anchor in range(4):
+        if cm[corner[anchor]] != ab:
             continue
-        low = _low_digit(ab)
-        for anchor in range(4):
-            if cm[corner[anchor]] != ab:
-                continue
-            far = corner[anchor ^ 3]
-            in_row, in_col = corner[anchor ^ 2], corner[anchor ^ 1]
-            for x, y in ((low, ab ^ low), (ab ^ low, low)):
-                if _places_are(cm, far // 9, x, far, in_row) and _places_are(cm, 9 + far % 9, x, far, in_col):
-                    out[far] |= y
-                    return True
+        far = corner[anchor ^ 3]
+        in_row, in_col = corner[anchor ^ 2], corner[anchor ^ 1]
+        for x, y in ((low, ab ^ low), (ab ^ low, low)):
+            if _places_are(cm, far // 9, x, far, in_row) and _places_are(cm, 9 + far % 9, x, far, in_col):
+                out[far] |= y
+                return True
     return False
 
 
@@ -675,29 +666,22 @@ def _avoidable_rectangle(cm, out, solved, givens, kind):  # type: ignore[no-unty
             count += 1
     if count < need:
         return False
-    corner = np.empty(4, dtype=np.int32)
-    for r1 in range(9):
-        for r2 in range(r1 + 1, 9):
-            same_band = r1 // 3 == r2 // 3
-            for c1 in range(9):
-                for c2 in range(c1 + 1, 9):
-                    if (c1 // 3 == c2 // 3) == same_band:  # one box or four, not two
-                        continue
-                    corner[0], corner[1], corner[2], corner[3] = r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2
-                    placed = 0
-                    free = 0
-                    for i in range(4):
-                        if solved[corner[i]]:
-                            placed += 1
-                            if not givens[corner[i]]:
-                                free |= 1 << i
-                    if placed != need or _POPCOUNT[free] != need:
-                        continue
-                    if kind == 1:
-                        if _ar_type_1(cm, out, solved, corner, free):
-                            return True
-                    elif _ar_type_2(cm, out, solved, corner, free):
-                        return True
+    for r in range(_TWO_BOX.shape[0]):
+        corner = _TWO_BOX[r]
+        placed = 0
+        free = 0
+        for i in range(4):
+            if solved[corner[i]]:
+                placed += 1
+                if not givens[corner[i]]:
+                    free |= 1 << i
+        if placed != need or _POPCOUNT[free] != need:
+            continue
+        if kind == 1:
+            if _ar_type_1(cm, out, solved, corner, free):
+                return True
+        elif _ar_type_2(cm, out, solved, corner, free):
+            return True
     return False
 
 
@@ -959,9 +943,9 @@ def _find(code, cm, out, solved, givens):  # type: ignore[no-untyped-def]
     family = _FAMILY[code]
     size = _SIZE[code]
     if family == _POINTING:
-        return _pointing(cm, out)
+        return _locked_candidates(cm, out, 18, 27, _BOX_ALIGNED_A, _POINTING_LINE_A)
     if family == _CLAIMING:
-        return _claiming(cm, out)
+        return _locked_candidates(cm, out, 0, 18, _THIRD_A, _CLAIMING_BOX_A)
     if family == _LOCKED:
         if size == 2:
             return _locked(cm, out, _PAIR_CELLS, _PAIR_PLACES, 2)
@@ -972,10 +956,8 @@ def _find(code, cm, out, solved, givens):  # type: ignore[no-untyped-def]
         return _hidden(cm, out, size)
     if family == _FISH:
         return _fish(cm, out, size)
-    if family == _XY:
-        return _xy_wing(cm, out)
-    if family == _XYZ:
-        return _xyz_wing(cm, out)
+    if family in (_XY, _XYZ):
+        return _wing(cm, out, family == _XYZ)
     if family == _UR:
         return _unique_rectangle(cm, out, size)
     if family == _HR:
@@ -1007,6 +989,17 @@ def open_masks(cand, cm, solved):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _first_found(codes, cm, out, solved, givens):  # type: ignore[no-untyped-def]
+    """The index in ``codes`` of the first compiled technique that applies, its removals in ``out``; -1 when none
+    does."""
+    for k in range(codes.shape[0]):
+        out[:] = 0
+        if _find(codes[k], cm, out, solved, givens):
+            return k
+    return -1
+
+
+@njit(cache=True)
 def run(cand, givens, codes, log, limit):  # type: ignore[no-untyped-def]
     """The trace over the singles and the compiled techniques ``codes`` (in order), on ``cand`` (the solver's
     encoding, changed in place; ``givens`` marks the puzzle's givens, not the cells the run fills), for at most
@@ -1026,12 +1019,7 @@ def run(cand, givens, codes, log, limit):  # type: ignore[no-untyped-def]
             return BROKEN, steps
         if open_masks(cand, cm, solved):
             return SOLVED, steps
-        taken = -1
-        for k in range(codes.shape[0]):
-            out[:] = 0
-            if _find(codes[k], cm, out, solved, givens):
-                taken = k
-                break
+        taken = _first_found(codes, cm, out, solved, givens)
         if taken < 0:
             return STUCK, steps
         log[steps] = taken
@@ -1049,6 +1037,18 @@ def _digit(mask):  # type: ignore[no-untyped-def]
         mask >>= 1
         digit += 1
     return digit
+
+
+@njit(cache=True)
+def _hidden_digits(cm, unit):  # type: ignore[no-untyped-def]
+    """The mask of the digits with one place in the unit."""
+    once = 0
+    twice = 0
+    for i in range(9):
+        mask = cm[_UNITS[unit, i]]
+        twice |= once & mask
+        once |= mask
+    return once & ~twice
 
 
 @njit(cache=True)
@@ -1072,13 +1072,7 @@ def _single(values, cm):  # type: ignore[no-untyped-def]
     for kind in range(1, 3):
         for u in range(9 if kind == 1 else 18):
             unit = 18 + u if kind == 1 else u
-            once = 0
-            twice = 0
-            for i in range(9):
-                mask = cm[_UNITS[unit, i]]
-                twice |= once & mask
-                once |= mask
-            hidden = once & ~twice
+            hidden = _hidden_digits(cm, unit)
             if hidden:
                 low = hidden & -hidden
                 for i in range(9):
@@ -1101,13 +1095,7 @@ def options(values, cm):  # type: ignore[no-untyped-def]
             if _POPCOUNT[cm[cell]] == 1:
                 single[cell] = True
     for unit in range(27):
-        once = 0
-        twice = 0
-        for i in range(9):
-            mask = cm[_UNITS[unit, i]]
-            twice |= once & mask
-            once |= mask
-        hidden = once & ~twice
+        hidden = _hidden_digits(cm, unit)
         if hidden:
             for i in range(9):
                 if cm[_UNITS[unit, i]] & hidden:
@@ -1142,12 +1130,7 @@ def trace(values, cm, givens, codes, log, opened, limit):  # type: ignore[no-unt
             continue
         for cell in range(81):
             solved[cell] = 1 << (values[cell] - 1) if values[cell] else 0
-        taken = -1
-        for k in range(codes.shape[0]):
-            out[:] = 0
-            if _find(codes[k], cm, out, solved, givens):
-                taken = k
-                break
+        taken = _first_found(codes, cm, out, solved, givens)
         if taken < 0:
             return STUCK, steps
         log[steps] = 4 + taken

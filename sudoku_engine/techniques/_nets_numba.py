@@ -111,13 +111,12 @@ def _contradiction(d, refs, n, ws):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _removals_of_cell(d, cell, except_digit, root_cm, refs, ws):  # type: ignore[no-untyped-def]
-    """References to the removals of the cell's candidates in the root position but ``except_digit``; count."""
+def _removals_of_cell(d, cell, keep, root_cm, refs, n, ws):  # type: ignore[no-untyped-def]
+    """References to the removals of the cell's candidates in the root position but the digits of ``keep`` (a
+    mask), into ``refs`` from ``n`` on; the count then."""
     known = ws[2]
-    n = 0
-    mask = root_cm[cell]
     for digit in range(1, 10):
-        if digit != except_digit and mask >> (digit - 1) & 1:
+        if root_cm[cell] >> (digit - 1) & 1 and not keep >> (digit - 1) & 1:
             refs[n] = _ref(known, d, _fact(cell, digit, 0))
             n += 1
     return n
@@ -173,13 +172,13 @@ def _apply(d, f, root_cm, refs, ws):  # type: ignore[no-untyped-def]
     if open_cell:
         mask = cm[d, cell]
         if mask == 0:
-            return _contradiction(d, refs, _removals_of_cell(d, cell, 0, root_cm, refs, ws), ws)
+            return _contradiction(d, refs, _removals_of_cell(d, cell, 0, root_cm, refs, 0, ws), ws)
         if mask & (mask - 1) == 0:
             last = 1
             while not mask >> (last - 1) & 1:
                 last += 1
             if not _knows(known, d, _fact(cell, last, 1)):
-                n = _removals_of_cell(d, cell, last, root_cm, refs, ws)
+                n = _removals_of_cell(d, cell, mask, root_cm, refs, 0, ws)
                 if _derive(d, _fact(cell, last, 1), refs, n, 0, ws):
                     return True
     for k in range(3):
@@ -235,6 +234,23 @@ def _has(d, cell, bit, ws):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _remove_from(d, cells, a, b, mask, refs, n, derived, ws):  # type: ignore[no-untyped-def]
+    """Derive the removals of the mask's digits from the open cells of ``cells`` but ``a`` and ``b``, with parents
+    ``refs[:n]``: -1 on a contradiction, else ``derived`` plus how many were derived."""
+    for i in range(cells.shape[0]):
+        cell = cells[i]
+        if cell == a or cell == b or ws[1][d, cell]:  # noqa: SIM109 (plain compares for numba)
+            continue
+        for digit in range(1, 10):
+            if mask >> (digit - 1) & 1:
+                found = _remove(d, cell, digit, refs, n, 0, ws)
+                if found < 0:
+                    return -1
+                derived += found
+    return derived
+
+
+@njit(cache=True)
 def _locked(d, root_cm, refs, ws):  # type: ignore[no-untyped-def]
     """Pointing and claiming, by digit then box-line intersection: -1 on a contradiction, else how many removals
     were derived."""
@@ -255,12 +271,9 @@ def _locked(d, root_cm, refs, ws):  # type: ignore[no-untyped-def]
             # pointing: the box's places lie on the line; claiming: the line's places lie in the box
             source, target = (box_rest, line_rest) if in_line else (line_rest, box_rest)
             n = _removals_in(d, source, digit, -1, root_cm, refs, ws)
-            for i in range(6):
-                if _has(d, target[i], bit, ws):
-                    found = _remove(d, target[i], digit, refs, n, 0, ws)
-                    if found < 0:
-                        return -1
-                    derived += found
+            derived = _remove_from(d, target, -1, -1, bit, refs, n, derived, ws)
+            if derived < 0:
+                return -1
     return derived
 
 
@@ -280,22 +293,11 @@ def _naked_pairs(d, root_cm, refs, ws):  # type: ignore[no-untyped-def]
                 b = cells[j]
                 if val[d, b] or cm[d, b] != mask:
                     continue
-                n = 0
-                for cell in (a, b):
-                    for digit in range(1, 10):
-                        if root_cm[cell] >> (digit - 1) & 1 and not mask >> (digit - 1) & 1:
-                            refs[n] = _ref(ws[2], d, _fact(cell, digit, 0))
-                            n += 1
-                for k in range(9):
-                    c = cells[k]
-                    if c in (a, b) or val[d, c]:
-                        continue
-                    for digit in range(1, 10):
-                        if mask >> (digit - 1) & 1:
-                            found = _remove(d, c, digit, refs, n, 0, ws)
-                            if found < 0:
-                                return -1
-                            derived += found
+                n = _removals_of_cell(d, a, mask, root_cm, refs, 0, ws)
+                n = _removals_of_cell(d, b, mask, root_cm, refs, n, ws)
+                derived = _remove_from(d, cells, a, b, mask, refs, n, derived, ws)
+                if derived < 0:
+                    return -1
     return derived
 
 
@@ -329,6 +331,17 @@ def _begin(d, cm_from, val_from, ws):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _push(d, r, stamp, top, ws):  # type: ignore[no-untyped-def]
+    """Push a reference onto the closure's stack unless this closure (``stamp``) has seen it; the stack's top."""
+    marks, stack = ws[9], ws[10]
+    if marks[d, r] != stamp:
+        marks[d, r] = stamp
+        stack[d, top] = r
+        top += 1
+    return top
+
+
+@njit(cache=True)
 def _closure(d, out, ws):  # type: ignore[no-untyped-def]
     """The size of the trial's contradiction net: its facts (each weighted by 1 + its weight) found from the
     contradiction through their parents; the facts known before the trial that it used go into ``out`` (as
@@ -338,11 +351,7 @@ def _closure(d, out, ws):  # type: ignore[no-untyped-def]
     stamp = cnt[d, _STAMP]
     top = 0
     for i in range(cnt[d, _CLEN]):
-        r = pbuf[d, cnt[d, _CSTART] + i]
-        if marks[d, r] != stamp:
-            marks[d, r] = stamp
-            stack[d, top] = r
-            top += 1
+        top = _push(d, pbuf[d, cnt[d, _CSTART] + i], stamp, top, ws)
     size = 0
     used = 0
     while top:
@@ -354,11 +363,7 @@ def _closure(d, out, ws):  # type: ignore[no-untyped-def]
             continue
         size += 1 + pweight[d, r]
         for i in range(plen[d, r]):
-            parent = pbuf[d, pstart[d, r] + i]
-            if marks[d, parent] != stamp:
-                marks[d, parent] = stamp
-                stack[d, top] = parent
-                top += 1
+            top = _push(d, pbuf[d, pstart[d, r] + i], stamp, top, ws)
     return size, used
 
 
