@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 from .board import Board, Step
 from .grid import (
-    SINGLE_DIGIT,
-    UNITS,
     UNITS_OF,
     Cell,
     Grid,
@@ -31,6 +29,7 @@ from .grid import (
 from .solver import PuzzleLike, as_values, solve_count
 from .techniques import BY_ID, CATALOGUE, step_se
 from .techniques.common import digit_list, names
+from .techniques.singles import single_cells
 
 
 class NotUnique(ValueError):
@@ -98,22 +97,11 @@ def _missing_mark_hint(cell: Cell, digit: int) -> tuple[tuple[str, ...], Step]:
     return rungs, Step("missing_candidate", cause=((cell, digit),), cells=(cell,), text=text)
 
 
-def singles_available(board: Board) -> int:
-    """How many cells a naked or hidden single could fill right now."""
-    cells = {c for c in range(81) if not board.values[c] and board.cands[c] in SINGLE_DIGIT}
-    for unit in range(len(UNITS)):
-        for digit in range(1, 10):
-            places = board.places(unit, digit)
-            if len(places) == 1:
-                cells.add(places[0])
-    return len(cells)
-
-
 def unlocks(board: Board, step: Step) -> int:
     """Placements a step makes plus the singles available right after it."""
     after = board.copy()
     after.apply(step)
-    return len(step.placements) + singles_available(after)
+    return len(step.placements) + len(single_cells(after))
 
 
 def easiest_step(board: Board) -> Step | None:

@@ -15,9 +15,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board, Step
-from .grid import POPCOUNT, UNITS, Grid
+from .grid import Grid
 from .solver import close_singles
 from .techniques import BY_ID, CATALOGUE, Technique, compiled, step_se
+from .techniques.singles import single_cells
 
 
 @dataclass
@@ -209,13 +210,7 @@ def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATA
 def options(board: Board) -> tuple[int, int]:
     """How many cells are empty, and how many of them a naked or hidden single could fill right now: the places a
     player looks at and the ones that pay off (the time model's p and v, ``difficulty.effort``)."""
-    fillable = {c for c in range(81) if not board.values[c] and POPCOUNT[board.cands[c]] == 1}
-    for cells in UNITS:
-        for digit in range(1, 10):
-            places = [c for c in cells if board.cands[c] >> (digit - 1) & 1]
-            if len(places) == 1:
-                fillable.add(places[0])
-    return board.values.count(0), len(fillable)
+    return board.values.count(0), len(single_cells(board))
 
 
 @dataclass

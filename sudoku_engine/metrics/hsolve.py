@@ -120,6 +120,14 @@ TIERS: tuple[int, ...] = tuple(sorted({t.tier for t in CATALOGUE}))
 _PEER_SETS: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in PEERS)
 _BOX_LINES = tuple((box, line) for box in range(18, 27) for line in range(18) if set(UNITS[box]) & set(UNITS[line]))
 _MAX_ALS_CELLS = 6
+# The rectangles of cells in two rows and two columns that span exactly two boxes (not one, not four), as
+# (r1c1, r1c2, r2c1, r2c2) corners, rows then columns in order.
+_RECTANGLES: tuple[tuple[int, int, int, int], ...] = tuple(
+    (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+    for r1, r2 in combinations(range(9), 2)
+    for c1, c2 in combinations(range(9), 2)
+    if (r1 // 3 == r2 // 3) != (c1 // 3 == c2 // 3)
+)
 
 
 def expected_checks(possible: int, valid: int) -> float:
@@ -353,36 +361,25 @@ def rectangle_checks(view: View) -> int:
     """Unique and hidden rectangles: every two-box rectangle of empty cells with a digit pair all corners hold."""
     total = 0
     values, cands = view.values, view.cands
-    for r1, r2 in combinations(range(9), 2):
-        same_band = r1 // 3 == r2 // 3
-        for c1, c2 in combinations(range(9), 2):
-            if same_band == (c1 // 3 == c2 // 3):
-                continue  # one box, or four boxes
-            corners = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
-            if any(values[c] for c in corners):
-                continue
-            common = cands[corners[0]] & cands[corners[1]] & cands[corners[2]] & cands[corners[3]]
-            total += comb(POPCOUNT[common], 2)
+    for corners in _RECTANGLES:
+        if any(values[c] for c in corners):
+            continue
+        common = cands[corners[0]] & cands[corners[1]] & cands[corners[2]] & cands[corners[3]]
+        total += comb(POPCOUNT[common], 2)
     return total
 
 
 def avoidable_rectangle_checks(view: View) -> int:
     """Avoidable rectangles: every two-box rectangle with two or three corners solved (not givens), the rest empty
     (none where the givens are not known)."""
-    if view.givens is None:
+    givens = view.givens
+    if givens is None:
         return 0
-    total = 0
-    for r1, r2 in combinations(range(9), 2):
-        same_band = r1 // 3 == r2 // 3
-        for c1, c2 in combinations(range(9), 2):
-            if same_band == (c1 // 3 == c2 // 3):
-                continue  # one box, or four boxes
-            corners = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
-            if any(view.givens >> c & 1 for c in corners):
-                continue
-            if 2 <= sum(1 for c in corners if view.values[c]) <= 3:
-                total += 1
-    return total
+    return sum(
+        1
+        for corners in _RECTANGLES
+        if not any(givens >> c & 1 for c in corners) and 2 <= sum(1 for c in corners if view.values[c]) <= 3
+    )
 
 
 def franken_fish_checks(view: View, size: int) -> int:
@@ -608,7 +605,9 @@ def planes_of(board: Board) -> list[int]:
 
 
 def _singles(planes: list[int], empty: int) -> tuple[int, list[_Single]]:
-    """Tier 1 from the digit planes: p and the configurations that hold."""
+    """Tier 1 from the digit planes: p and the configurations that hold, in the order a run draws from (naked
+    singles by cell, then hidden singles by digit and house; the rules of ``techniques.singles``, read off the
+    planes the run keeps up to date)."""
     # p = 4 x empty cells: each empty cell, and as many open (house, digit) pairs in each of its three houses
     # (a house has as many open digits as empty cells).
     valid: list[_Single] = []
@@ -711,14 +710,26 @@ class Run:
 
 @dataclass(frozen=True)
 class Hsolve:
-    """m(B): the mean difficulty over the runs, each run's d, their standard deviation, and whether work ran out."""
+    """hsolve over several runs: each finished run's d (when none finished, the unfinished run's cost so far),
+    whether work ran out, whether every finished run solved the puzzle, and the work spent."""
 
-    mean: float
     per_run: tuple[float, ...]
-    sigma: float
     capped: bool
     solved: bool
     work: int
+
+    @property
+    def mean(self) -> float:
+        """m(B): the mean of the runs' d."""
+        return sum(self.per_run) / len(self.per_run)
+
+    @property
+    def sigma(self) -> float:
+        """The sample standard deviation of the runs' d (0 for a single run)."""
+        if len(self.per_run) < 2:
+            return 0.0
+        mean = self.mean
+        return math.sqrt(sum((d - mean) ** 2 for d in self.per_run) / (len(self.per_run) - 1))
 
     @property
     def cv(self) -> float:
@@ -845,10 +856,8 @@ def hsolve(puzzle: PuzzleLike | Board, runs: int = DEFAULT_RUNS, seed: int = 0, 
         costs.append(result.cost)
         solved = solved and result.solved
     if not costs:
-        return Hsolve(partial, (partial,), 0.0, True, False, searches.work)
-    mean = sum(costs) / len(costs)
-    sigma = math.sqrt(sum((c - mean) ** 2 for c in costs) / (len(costs) - 1)) if len(costs) > 1 else 0.0
-    return Hsolve(mean, tuple(costs), sigma, capped, solved, searches.work)
+        return Hsolve((partial,), True, False, searches.work)
+    return Hsolve(tuple(costs), capped, solved, searches.work)
 
 
 def tier_table() -> list[tuple[int, str, tuple[str, ...]]]:

@@ -19,7 +19,7 @@ from itertools import combinations
 
 from ..board import Board, Step
 from ..grid import DIGITS, cell_name
-from .common import PEER_BITS, cells_of, names
+from .common import PEER_BITS, cells_of, digit_step, names
 from .memo import digit_cells
 from .single_digit import SEES, strong_links
 
@@ -91,15 +91,9 @@ def _colour_step(
     technique: str, digit: int, removed: tuple[int, ...], clusters: tuple[_Cluster, ...], text: str
 ) -> Step:
     """A colouring Step: its pattern is every cell of the clusters used."""
-    cells = tuple(c for cl in clusters for c in cl.cells)
-    return Step(
-        technique,
-        eliminations=tuple((c, digit) for c in removed),
-        cause=tuple((c, digit) for c in cells),
-        units=tuple(sorted({u for cl in clusters for u in cl.units})),
-        cells=cells,
-        text=text,
-    )
+    cells = [c for cl in clusters for c in cl.cells]
+    units = tuple(sorted({u for cl in clusters for u in cl.units}))
+    return digit_step(technique, digit, removed, cells, units, text)
 
 
 def _simple(board: Board, digit: int, cluster: _Cluster) -> Iterator[Step]:

@@ -54,7 +54,7 @@ from operator import getitem
 from ..board import Board, Step
 from ..grid import DIGITS, MASK_DIGITS, POPCOUNT, UNITS, box_of, unit_name
 from . import memo
-from .common import PEER_BITS, cells_of, names
+from .common import PEER_BITS, cells_of, digit_step, names
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 _SIZES = (2, 3, 4)
@@ -281,14 +281,7 @@ def _step(
             f"{cover_text}: {removed}."
         )
         units = base_units + cover_units
-    return Step(
-        technique,
-        eliminations=tuple((c, d) for c in eliminations),
-        cause=tuple((c, d) for c in cells),
-        units=units,
-        cells=cells,
-        text=text,
-    )
+    return digit_step(technique, d, eliminations, cells, units, text)
 
 
 def _basic_steps(board: Board, size: int, technique: str, digits: Iterable[int]) -> Iterator[Step]:

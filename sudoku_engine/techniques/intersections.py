@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..board import Board, Step
 from ..grid import DIGITS, POPCOUNT, UNITS, UNITS_OF, digits_of, unit_name
-from .common import cells_of, digit_list, names
+from .common import cells_of, digit_list, digit_step, names
 from .memo import digit_cells
 from .tables import BOX_ALIGNED, BOX_LINE_GROUPS, CLAIMING_BOX, POINTING_LINE, THIRD
 
@@ -42,19 +42,16 @@ def _positions(where: int, unit: int) -> int:
 
 
 def _locked_step(
-    technique: str, digit: int, house: int, other: int, places: Sequence[int], removed: tuple[tuple[int, int], ...]
+    technique: str, digit: int, house: int, other: int, places: Sequence[int], removed: tuple[int, ...]
 ) -> Step:
-    """The Step of locked candidates: ``digit`` confined to ``places`` of ``house``, all inside ``other``."""
+    """The Step of locked candidates: ``digit`` confined to ``places`` of ``house``, all inside ``other``, leaves
+    the ``removed`` cells of ``other``."""
     label = "Pointing" if technique == "pointing" else "Claiming"
-    return Step(
-        technique,
-        eliminations=removed,
-        cause=tuple((c, digit) for c in places),
-        units=(house, other),
-        cells=tuple(places),
-        text=f"{label}: in {unit_name(house)}, {digit} can only go in {names(places)}, all in "
-        f"{unit_name(other)}, so {digit} leaves the rest of {unit_name(other)}.",
+    text = (
+        f"{label}: in {unit_name(house)}, {digit} can only go in {names(places)}, all in {unit_name(other)}, so "
+        f"{digit} leaves the rest of {unit_name(other)}."
     )
+    return digit_step(technique, digit, removed, places, (house, other), text)
 
 
 def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
@@ -70,7 +67,7 @@ def pointing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
             which = BOX_ALIGNED[mask]
             if which >= 0:
                 line = POINTING_LINE[box - 18][which]
-                removed = tuple((c, digit) for c in cells_of(where[digit - 1] & _UNIT_BITS[line] & outside))
+                removed = cells_of(where[digit - 1] & _UNIT_BITS[line] & outside)
                 if removed:
                     yield _locked_step("pointing", digit, box, line, _places(box, mask), removed)
 
@@ -86,7 +83,7 @@ def claiming(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
             if third < 0:
                 continue
             box = CLAIMING_BOX[line][third]
-            removed = tuple((c, digit) for c in cells_of(where[digit - 1] & _UNIT_BITS[box] & outside))
+            removed = cells_of(where[digit - 1] & _UNIT_BITS[box] & outside)
             if removed:
                 places = _places(line, _positions(where[digit - 1], line))
                 yield _locked_step("claiming", digit, line, box, places, removed)

@@ -14,6 +14,7 @@ from .. import _search_py
 from ..board import Board, Step
 from ..grid import POPCOUNT, cell_name, digits_of
 from ..solver import count_solutions
+from .common import candidate_step
 
 
 def _breaks_under_singles(board: Board, cell: int, digit: int) -> bool:
@@ -29,13 +30,8 @@ def _breaks_under_singles(board: Board, cell: int, digit: int) -> bool:
 
 def _step(cell: int, digit: int, how: str) -> Step:
     """The bifurcation step that removes one candidate."""
-    return Step(
-        "bifurcation",
-        eliminations=((cell, digit),),
-        cells=(cell,),
-        cause=((cell, digit),),
-        text=f"Bifurcation: assuming {cell_name(cell)} is {digit} {how}, so {cell_name(cell)} is not {digit}.",
-    )
+    text = f"Bifurcation: assuming {cell_name(cell)} is {digit} {how}, so {cell_name(cell)} is not {digit}."
+    return candidate_step("bifurcation", (cell, digit), text, place=False)
 
 
 def bifurcation(board: Board) -> Iterator[Step]:

@@ -29,7 +29,7 @@ from itertools import combinations
 
 from ..board import Board, Step
 from ..grid import BOXES, DIGITS, PEERS, UNITS, box_of, cell_name, col_of, row_of, unit_name
-from .common import PEER_BITS, cells_of, names
+from .common import PEER_BITS, cells_of, digit_step, names
 from .memo import digit_cells
 
 SEES: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in PEERS)
@@ -74,17 +74,11 @@ def _chain_step(
     how: str,
 ) -> Step:
     """The Step of a four-cell strong-weak-strong chain A=B-C=D."""
-    a, b, c, d = chain
-    return Step(
-        technique,
-        eliminations=tuple((x, digit) for x in removed),
-        cause=tuple((x, digit) for x in chain),
-        units=units,
-        cells=chain,
-        length=4,
-        text=f"{label}: {how}; so {cell_name(a)} or {cell_name(d)} is {digit}, and {digit} is removed from "
-        f"{names(removed)} (each sees both).",
+    text = (
+        f"{label}: {how}; so {cell_name(chain[0])} or {cell_name(chain[3])} is {digit}, and {digit} is removed "
+        f"from {names(removed)} (each sees both)."
     )
+    return digit_step(technique, digit, removed, chain, units, text, length=4)
 
 
 # A conjugate pair of two cells in one row (column) is a row (column) link: that row comes before any other
@@ -249,16 +243,11 @@ def _er_step(
     pattern = tuple(places) + pair
     box_line = f"row {r + 1}" if unit >= 9 else f"column {k + 1}"
     other_line = f"column {k + 1}" if unit >= 9 else f"row {r + 1}"
-    return Step(
-        "empty_rectangle",
-        eliminations=((target, digit),),
-        cause=tuple((c, digit) for c in pattern),
-        units=(box, unit, r, 9 + k),
-        cells=pattern,
-        length=4,
-        text=f"Empty Rectangle: in {unit_name(box)} every {digit} lies in row {r + 1} or column {k + 1}, and "
+    text = (
+        f"Empty Rectangle: in {unit_name(box)} every {digit} lies in row {r + 1} or column {k + 1}, and "
         f"{unit_name(unit)} holds {digit} only in {cell_name(near)} and {cell_name(far)}; if {cell_name(target)} "
         f"were {digit}, {cell_name(far)} would not be, {cell_name(near)} would, {box_line} of {unit_name(box)} "
         f"would lose its {digit} and {other_line} would need a second {digit} inside the box, so "
-        f"{cell_name(target)} loses {digit}.",
+        f"{cell_name(target)} loses {digit}."
     )
+    return digit_step("empty_rectangle", digit, (target,), pattern, (box, unit, r, 9 + k), text, length=4)

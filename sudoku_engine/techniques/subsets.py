@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import partial
 from itertools import combinations
 
 from ..board import Board, Step
@@ -14,14 +15,19 @@ ALL_UNITS = range(27)
 _SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-def _naked(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
+def _houses_with_room(board: Board, size: int, units: Iterable[int]) -> Iterator[tuple[int, list[int]]]:
+    """The houses with more than ``size`` open cells, each with its open cells (a subset that fills every open
+    cell of its house leaves nothing to remove)."""
+    for unit in units:
+        open_cells = [c for c in UNITS[unit] if not board.values[c]]
+        if len(open_cells) > size:
+            yield unit, open_cells
+
+
+def _naked(size: int, board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """n cells of a house with n candidates between them: those digits leave the house's other cells."""
     label = f"Naked {_SIZE_NAMES[size]}"
-    for unit in units:
-        cells = UNITS[unit]
-        open_cells = [c for c in cells if not board.values[c]]
-        if len(open_cells) <= size:
-            continue
+    for unit, open_cells in _houses_with_room(board, size, units):
         small = [c for c in open_cells if 2 <= POPCOUNT[board.cands[c]] <= size]
         for group in combinations(small, size):
             mask = 0
@@ -42,14 +48,11 @@ def _naked(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
                 )
 
 
-def _hidden(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
+def _hidden(size: int, board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
     """n digits confined to n cells of a house: those cells lose every other candidate."""
     label = f"Hidden {_SIZE_NAMES[size]}"
-    for unit in units:
+    for unit, _ in _houses_with_room(board, size, units):
         cells = UNITS[unit]
-        open_cells = [c for c in cells if not board.values[c]]
-        if len(open_cells) <= size:
-            continue
         positions = board.unit_positions(unit)
         digits = [d for d in range(1, 10) if 2 <= POPCOUNT[positions[d - 1]] <= size]
         for group in combinations(digits, size):
@@ -73,31 +76,10 @@ def _hidden(board: Board, size: int, units: Iterable[int]) -> Iterator[Step]:
                 )
 
 
-def naked_pair(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
-    """Naked pair."""
-    return _naked(board, 2, units)
-
-
-def naked_triple(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
-    """Naked triple."""
-    return _naked(board, 3, units)
-
-
-def naked_quad(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
-    """Naked quad."""
-    return _naked(board, 4, units)
-
-
-def hidden_pair(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
-    """Hidden pair."""
-    return _hidden(board, 2, units)
-
-
-def hidden_triple(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
-    """Hidden triple."""
-    return _hidden(board, 3, units)
-
-
-def hidden_quad(board: Board, units: Iterable[int] = ALL_UNITS) -> Iterator[Step]:
-    """Hidden quad."""
-    return _hidden(board, 4, units)
+# The finders of the catalogue, each over the houses it is given (every house by default).
+naked_pair = partial(_naked, 2)
+naked_triple = partial(_naked, 3)
+naked_quad = partial(_naked, 4)
+hidden_pair = partial(_hidden, 2)
+hidden_triple = partial(_hidden, 3)
+hidden_quad = partial(_hidden, 4)
