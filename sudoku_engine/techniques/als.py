@@ -35,14 +35,15 @@ first link digit and start set, so the walks of a set of start sets are that set
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from operator import itemgetter
+from typing import cast
 
 from ..board import Board, Candidate, Memo, Step
 from ..grid import MASK_DIGITS, PEERS, POPCOUNT, UNITS, bit, cell_name, digits_of, unit_name
-from .common import digit_list, names
+from .common import digit_list, names, plural
 
 MAX_ALS_CELLS = 6
 MIN_CHAIN_ALS = 4
@@ -155,15 +156,21 @@ def _split_house(unit: int, marks: tuple[int, ...]) -> _House:
 _HouseGroups = tuple[tuple[tuple[int, ...], ...], _Groups]
 
 
-def _house_groups(memo: Memo, unit: int, marks: tuple[int, ...]) -> _HouseGroups:
-    """``_group_house`` of a house, kept in the board's memo by the house's marks."""
-    return memo.call(_group_house, memo, unit, marks, limit=2048)
+def _house_groups(
+    groups: dict[Hashable, object], unit: int, marks: tuple[int, ...], masks: Sequence[int], digits: Sequence[int]
+) -> _HouseGroups:
+    """``_group_house`` of a house, kept in ``groups`` (a cache of the board's memo) by the house's marks."""
+    key = (unit, marks)
+    found = groups.get(key)
+    if found is None:
+        found = groups[key] = _group_house(unit, marks, masks, digits)
+    return cast(_HouseGroups, found)
 
 
-def _group_house(memo: Memo, unit: int, marks: tuple[int, ...]) -> _HouseGroups:
-    """Per set numbered in a house, per digit 0..9 the cells seeing all its places of the digit (0: not held); and
-    per digit the groups of those sets with the same places of the digit (members as bits of rank in the house)."""
-    masks, digits, _, _ = _house(memo, unit, marks)
+def _group_house(unit: int, marks: tuple[int, ...], masks: Sequence[int], digits: Sequence[int]) -> _HouseGroups:
+    """Per set numbered in a house (``masks`` its cells, ``digits`` its digits), per digit 0..9 the cells seeing all
+    its places of the digit (0: not held); and per digit the groups of those sets with the same places of the digit
+    (members as bits of rank in the house)."""
     where = [0] * 10
     for c, m in zip(UNITS[unit], marks):
         for d in MASK_DIGITS[m]:
@@ -222,11 +229,12 @@ class _Index:
         "offsets",
         "_links",
         "_sets",
-        "memo",
+        "groups",
     )
 
     def __init__(self, values: tuple[int, ...], cands: tuple[int, ...], memo: Memo) -> None:
-        self.memo = memo
+        # the houses' groups are kept in a cache of the memo, not with the memo itself: the memo keeps this index
+        self.groups = memo.cache(_group_house, limit=2048)
         digit_cells = [0] * 10
         for c, m in enumerate(cands):
             if m:
@@ -285,10 +293,11 @@ class _Index:
 class _Links:
     """Per set: cells seeing all places of each digit, sets sharing a cell, RCC partners and fitting sets by digit."""
 
-    __slots__ = ("index", "sees", "overlap", "partners", "linked", "doubly", "fitting", "fit_any")
+    __slots__ = ("digit_cells", "digits", "sees", "overlap", "partners", "linked", "doubly", "fitting", "fit_any")
 
     def __init__(self, index: _Index) -> None:
-        self.index = index
+        # the index's tuples, not the index itself, which keeps these links
+        self.digit_cells, self.digits = index.digit_cells, index.digits
         sees, places, members = _grouped_places(index)
         self.sees = tuple(sees)
         self.overlap = _overlaps(index.cells)
@@ -338,8 +347,10 @@ def _grouped_places(index: _Index) -> tuple[list[tuple[int, ...]], _Places, list
     places: _Places = [[] for _ in range(10)]
     members: list[list[int]] = [[] for _ in range(10)]
     sees: list[tuple[int, ...]] = []
-    for unit, (marks, offset) in enumerate(zip(index.marks, index.offsets)):
-        house_sees, groups = _house_groups(index.memo, unit, marks)
+    ends = index.offsets[1:] + (index.count,)
+    for unit, (marks, offset, end) in enumerate(zip(index.marks, index.offsets, ends)):
+        house = slice(offset, end)
+        house_sees, groups = _house_groups(index.groups, unit, marks, index.masks[house], index.digits[house])
         sees += house_sees
         for d in range(1, 10):
             house_places, house_members = groups[d]
@@ -397,7 +408,11 @@ def _index(board: Board) -> _Index:
     """The ALS index of a board's current candidates (kept in its memo: the ALS finders run one after another on
     the same position)."""
     values, cands = tuple(board.values), tuple(board.cands)
-    return board.memo.call(_Index, values, cands, board.memo, limit=4)
+    indexes = board.memo.cache(_Index, limit=4)
+    found = indexes.get((values, cands))
+    if found is None:
+        found = indexes[values, cands] = _Index(values, cands, board.memo)
+    return cast(_Index, found)
 
 
 def _cause(board: Board, sets: list[Als]) -> tuple[Candidate, ...]:
@@ -418,7 +433,7 @@ def _cells(sets: list[Als]) -> tuple[int, ...]:
 def _removal(digit: int, targets: int, why: str) -> str:
     """``1 leaves r2c1, which sees all 1s of both``: one digit's eliminations as a clause."""
     cells = _cells_of(targets)
-    relative = "which sees" if len(cells) == 1 else "which see"
+    relative = plural(cells, "which sees", "which see")
     return f"{digit} leaves {names(cells)}, {relative} all {digit}s {why}"
 
 
@@ -429,8 +444,8 @@ def _eliminations(removals: list[tuple[int, int]]) -> tuple[Candidate, ...]:
 
 def _xz_removals(links: _Links, a: int, b: int, rcc: int) -> list[tuple[int, int, str]]:
     """(digit, targets, why) for a linked pair: Z digits when singly linked, the locked sets when doubly linked."""
-    cells = links.index.digit_cells
-    digits = links.index.digits
+    cells = links.digit_cells
+    digits = links.digits
     sees_a, sees_b = links.sees[a], links.sees[b]
     found: list[tuple[int, int, str]] = []
     if POPCOUNT[rcc] == 1:

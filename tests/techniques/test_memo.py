@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterable, Iterator
 
 from technique_support import hard_sample
 
 from sudoku_engine import logic
-from sudoku_engine.board import Board, Step
+from sudoku_engine.board import Board, Memo, Step
 from sudoku_engine.grid import PEERS, UNITS
 from sudoku_engine.techniques import CATALOGUE, memo
 
@@ -110,3 +111,28 @@ def test_a_solve_carries_its_memo_from_position_to_position() -> None:
     sizes = board.memo.sizes()
     assert sizes["memo.empty"] > 0, sizes
     assert Board.from_grid(puzzle).memo.sizes() == {}
+
+
+def _memos_alive() -> int:
+    """How many Memo objects the garbage collector tracks."""
+    return sum(1 for o in gc.get_objects() if isinstance(o, Memo))
+
+
+def test_a_memo_goes_with_its_board_without_the_cycle_collector() -> None:
+    """Nothing a memo holds refers back to it (no ALS index, link table or cache key keeps the memo), so it is freed
+    as soon as its board is, by reference counting alone, even after the ALS finders filled it."""
+    puzzles = hard_sample(per_file=3, top_every=97, se_every=211)
+    gc.collect()
+    before = _memos_alive()
+    gc.disable()
+    try:
+        filled: set[str] = set()
+        for puzzle in puzzles:
+            board = Board.from_grid(puzzle)
+            logic.solve(board)
+            filled |= set(board.memo.sizes())
+            del board
+        assert _memos_alive() == before
+    finally:
+        gc.enable()
+    assert {"sudoku_engine.techniques.als._Index", "sudoku_engine.techniques.als._group_house"} <= filled, filled
