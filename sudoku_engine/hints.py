@@ -28,7 +28,7 @@ from .grid import (
 )
 from .solver import PuzzleLike, as_values, solve_count
 from .techniques import BY_ID, CATALOGUE, step_se
-from .techniques.common import digit_list, names
+from .techniques.common import digit_list, names, plural
 from .techniques.singles import single_cells
 
 
@@ -138,8 +138,7 @@ def _focus(step: Step) -> str:
     """Rung 3: the cells and digits the step is about."""
     cells = step_cells(step)
     digits = sorted({d for _, d in step.placements} | {d for _, d in step.eliminations})
-    noun = "digit" if len(digits) == 1 else "digits"
-    return f"Focus on {names(cells)} and {noun} {digit_list(digits)}."
+    return f"Focus on {names(cells)} and {plural(digits, 'digit', 'digits')} {digit_list(digits)}."
 
 
 def ladder(step: Step) -> tuple[str, ...]:

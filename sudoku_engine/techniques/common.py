@@ -4,7 +4,7 @@ pattern)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 
 from ..board import Candidate, Step
 from ..grid import PEERS, cell_name
@@ -28,6 +28,11 @@ def names(cells: Iterable[int]) -> str:
     if len(listed) <= 1:
         return "".join(listed)
     return ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def plural(items: Sized, one: str, many: str) -> str:
+    """``one`` for a single item, else ``many``: the word a sentence needs for the items."""
+    return one if len(items) == 1 else many
 
 
 def digit_list(digits: Iterable[int]) -> str:

@@ -47,14 +47,14 @@ for the four finders.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 from operator import getitem
 
 from ..board import Board, Step
 from ..grid import DIGITS, MASK_DIGITS, POPCOUNT, UNITS, box_of, unit_name
 from . import memo
-from .common import PEER_BITS, cells_of, digit_step, names
+from .common import PEER_BITS, cells_of, digit_step, names, plural
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 _SIZES = (2, 3, 4)
@@ -268,11 +268,10 @@ def _step(
     cover_text = _lines(not rows_base, covers)
     removed = names(eliminations)
     if fins:
-        fin_word = "fin" if len(fins) == 1 else "fins"
         text = (
-            f"{label}: in {base_text}, {d} lies in {cover_text} apart from the {fin_word} {names(fins)} "
-            f"in box {fin_box - 17}; either a fin is {d} or the fish holds, so {d} is removed from {removed} "
-            f"(each lies in a cover line and sees every fin)."
+            f"{label}: in {base_text}, {d} lies in {cover_text} apart from the {plural(fins, 'fin', 'fins')} "
+            f"{names(fins)} in box {fin_box - 17}; either a fin is {d} or the fish holds, so {d} is removed from "
+            f"{removed} (each lies in a cover line and sees every fin)."
         )
         units = base_units + cover_units + (fin_box,)
     else:
@@ -284,7 +283,7 @@ def _step(
     return digit_step(technique, d, eliminations, cells, units, text)
 
 
-def _basic_steps(board: Board, size: int, technique: str, digits: Iterable[int]) -> Iterator[Step]:
+def _basic_steps(size: int, technique: str, board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
     """Steps of the basic fish of a size, digit by digit, rows as base first."""
     rows, cols = _packed(board)
     present = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5] | rows[6] | rows[7] | rows[8]
@@ -302,7 +301,9 @@ def _basic_steps(board: Board, size: int, technique: str, digits: Iterable[int])
                     yield _step(technique, pos, digit, rows_base, _CROSSES[chosen], cover, False, -1, targets)
 
 
-def _finned_steps(board: Board, size: int, sashimi: bool, technique: str, digits: Iterable[int]) -> Iterator[Step]:
+def _finned_steps(
+    size: int, sashimi: bool, technique: str, board: Board, digits: Iterable[int] = DIGITS
+) -> Iterator[Step]:
     """Steps of the finned (or sashimi) fish of a size, digit by digit, rows as base first."""
     rows, cols = _packed(board)
     row_boxes, col_boxes = _fin_boxes(rows), _fin_boxes(cols)
@@ -329,49 +330,18 @@ def _finned_steps(board: Board, size: int, sashimi: bool, technique: str, digits
                 yield _step(technique, pos, digit, rows_base, base, cover, sashimi, fin_box, targets)
 
 
-def x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """X-Wing: two base lines, two cover lines."""
-    return _basic_steps(board, 2, "x_wing", digits)
-
-
-def swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Swordfish: three base lines, three cover lines."""
-    return _basic_steps(board, 3, "swordfish", digits)
-
-
-def jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Jellyfish: four base lines, four cover lines."""
-    return _basic_steps(board, 4, "jellyfish", digits)
-
-
-def finned_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Finned X-Wing (not sashimi)."""
-    return _finned_steps(board, 2, False, "finned_x_wing", digits)
-
-
-def sashimi_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Sashimi X-Wing."""
-    return _finned_steps(board, 2, True, "sashimi_x_wing", digits)
-
-
-def finned_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Finned Swordfish (not sashimi)."""
-    return _finned_steps(board, 3, False, "finned_swordfish", digits)
-
-
-def sashimi_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Sashimi Swordfish."""
-    return _finned_steps(board, 3, True, "sashimi_swordfish", digits)
-
-
-def finned_jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Finned Jellyfish (not sashimi)."""
-    return _finned_steps(board, 4, False, "finned_jellyfish", digits)
-
-
-def sashimi_jellyfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Sashimi Jellyfish."""
-    return _finned_steps(board, 4, True, "sashimi_jellyfish", digits)
+# The fish finders of the catalogue, each over the digits it is given (every digit by default): basic fish have as
+# many base lines as cover lines (two, three, four), finned ones fins (extra cells in one box) beside
+# them, sashimi ones a corner missing that a fin stands in for.
+x_wing = partial(_basic_steps, 2, "x_wing")
+swordfish = partial(_basic_steps, 3, "swordfish")
+jellyfish = partial(_basic_steps, 4, "jellyfish")
+finned_x_wing = partial(_finned_steps, 2, False, "finned_x_wing")
+sashimi_x_wing = partial(_finned_steps, 2, True, "sashimi_x_wing")
+finned_swordfish = partial(_finned_steps, 3, False, "finned_swordfish")
+sashimi_swordfish = partial(_finned_steps, 3, True, "sashimi_swordfish")
+finned_jellyfish = partial(_finned_steps, 4, False, "finned_jellyfish")
+sashimi_jellyfish = partial(_finned_steps, 4, True, "sashimi_jellyfish")
 
 
 # Franken fish, searched with rows (and boxes) as base: per house (rows 0-8, columns 9-17, boxes 18-26) its cells
@@ -652,7 +622,9 @@ def _franken_step(technique: str, digit: int, hit: _Franken, cells: int) -> Step
     )
 
 
-def _franken_steps(board: Board, size: int, finned: bool, technique: str, digits: Iterable[int]) -> Iterator[Step]:
+def _franken_steps(
+    size: int, finned: bool, technique: str, board: Board, digits: Iterable[int] = DIGITS
+) -> Iterator[Step]:
     """Steps of the Franken fish of a size (finned or not), digit by digit."""
     by_digit = memo.digit_cells(board)
     for digit in digits:
@@ -661,21 +633,9 @@ def _franken_steps(board: Board, size: int, finned: bool, technique: str, digits
             yield _franken_step(technique, digit, hit, cells)
 
 
-def franken_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Franken X-Wing: two base houses, two cover houses, a box among them."""
-    return _franken_steps(board, 2, False, "franken_x_wing", digits)
-
-
-def franken_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Franken Swordfish: three base houses, three cover houses, a box among them."""
-    return _franken_steps(board, 3, False, "franken_swordfish", digits)
-
-
-def finned_franken_x_wing(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Finned Franken X-Wing."""
-    return _franken_steps(board, 2, True, "finned_franken_x_wing", digits)
-
-
-def finned_franken_swordfish(board: Board, digits: Iterable[int] = DIGITS) -> Iterator[Step]:
-    """Finned Franken Swordfish."""
-    return _franken_steps(board, 3, True, "finned_franken_swordfish", digits)
+# The Franken fish finders of the catalogue, each over the digits it is given (every digit by default): two or three
+# base houses and as many cover houses, a box among them, with or without fins.
+franken_x_wing = partial(_franken_steps, 2, False, "franken_x_wing")
+franken_swordfish = partial(_franken_steps, 3, False, "franken_swordfish")
+finned_franken_x_wing = partial(_franken_steps, 2, True, "finned_franken_x_wing")
+finned_franken_swordfish = partial(_franken_steps, 3, True, "finned_franken_swordfish")

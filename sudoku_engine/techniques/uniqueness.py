@@ -24,7 +24,7 @@ from itertools import combinations
 
 from ..board import Board, Candidate, Step
 from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF, bit, box_of, cell_name, digits_of, unit_name
-from .common import PEER_BITS, cells_of, digit_list, names
+from .common import PEER_BITS, cells_of, digit_list, names, plural
 
 Corners = tuple[int, int, int, int]
 
@@ -114,13 +114,14 @@ def _ur_step(
     *,
     also_causes: Iterable[Candidate] = (),
     also_units: Iterable[int] = (),
+    also_cells: Iterable[int] = (),
 ) -> Step:
-    """The Step of a rectangle on digits a and b: its corners, its a/b candidates (and ``also_causes``) as the cause,
-    its rows and columns (and ``also_units``) as the houses."""
+    """The Step of a rectangle on digits a and b: its corners (and ``also_cells``) shown, its a/b candidates (and
+    ``also_causes``) as the cause, its rows and columns (and ``also_units``) as the houses."""
     return Step(
         technique,
         eliminations=eliminations,
-        cells=corners,
+        cells=(*corners, *also_cells),
         cause=(*_rect_cause(corners, *digits), *also_causes),
         units=tuple(dict.fromkeys((*_rect_units(corners), *also_units))),
         text=text,
@@ -155,11 +156,10 @@ def unique_rectangle_2(board: Board) -> Iterator[Step]:
             targets = sorted(set(PEERS[roof[0]]) & set(PEERS[roof[1]]))
             removed = tuple((t, c) for t in targets if board.cands[t] & extra)
             if removed:
-                seeing = "which sees" if len(removed) == 1 else "which see"
                 text = (
                     f"Unique Rectangle Type 2: {_where(corners)} all hold {a}/{b}; unless {cell_name(roof[0])} or "
                     f"{cell_name(roof[1])} is {c}, {_deadly(a, b)}, so (assuming a unique solution) one of them is {c} "
-                    f"and {c} leaves {names(t for t, _ in removed)}, {seeing} both."
+                    f"and {c} leaves {names(t for t, _ in removed)}, {plural(removed, 'which sees', 'which see')} both."
                 )
                 yield _ur_step(
                     "unique_rectangle_2",
@@ -204,21 +204,25 @@ def unique_rectangle_3(board: Board) -> Iterator[Step]:
             extras = digit_list(digits_of(extra))
             for unit in _shared_units(*roof):
                 for group, digits, removed in _pseudo_subsets(board, unit, roof, extra):
-                    yield Step(
+                    text = (
+                        f"Unique Rectangle Type 3: {_where(corners)} all hold {a}/{b}; unless {cell_name(roof[0])} "
+                        f"or {cell_name(roof[1])} takes one of {extras}, {_deadly(a, b)}, so (assuming a unique "
+                        f"solution) the two act as one cell holding {extras}, which with {names(group)} forms a naked "
+                        f"set on {digit_list(digits_of(digits))} in {unit_name(unit)}: those digits leave "
+                        f"{names(dict.fromkeys(c for c, _ in removed))}."
+                    )
+                    yield _ur_step(
                         "unique_rectangle_3",
-                        eliminations=removed,
-                        cells=(*corners, *group),
-                        cause=(
-                            *_rect_cause(corners, a, b),
+                        corners,
+                        (a, b),
+                        removed,
+                        text,
+                        also_causes=(
                             *((c, d) for c in roof for d in digits_of(board.cands[c] & extra)),
                             *((c, d) for c in group for d in digits_of(board.cands[c])),
                         ),
-                        units=tuple(dict.fromkeys((*_rect_units(corners), unit))),
-                        text=f"Unique Rectangle Type 3: {_where(corners)} all hold {a}/{b}; unless "
-                        f"{cell_name(roof[0])} or {cell_name(roof[1])} takes one of {extras}, {_deadly(a, b)}, so "
-                        f"(assuming a unique solution) the two act as one cell holding {extras}, which with "
-                        f"{names(group)} forms a naked set on {digit_list(digits_of(digits))} in {unit_name(unit)}: "
-                        f"those digits leave {names(dict.fromkeys(c for c, _ in removed))}.",
+                        also_units=(unit,),
+                        also_cells=group,
                     )
 
 
@@ -284,18 +288,13 @@ def unique_rectangle_6(board: Board) -> Iterator[Step]:
         for x, y in ((a, b), (b, a)):
             if any(cell not in corners for unit in lines for cell in board.places(unit, x)):
                 continue
-            yield Step(
-                "unique_rectangle_6",
-                eliminations=((wide[0], x), (wide[1], x)),
-                cells=corners,
-                cause=_rect_cause(corners, a, b),
-                units=lines,
-                text=f"Unique Rectangle Type 6: {_where(corners)} all hold {a}/{b}, {cell_name(corners[exact[0]])} "
-                f"and {cell_name(corners[exact[1]])} nothing else, and {x} lies only in these four cells in both "
-                f"rows and both columns, so it fills two diagonal corners; if those were {names(wide)}, the "
-                f"other two would be {y} and {_deadly(a, b)}, so (assuming a unique solution) {x} leaves "
-                f"{names(wide)}.",
+            text = (
+                f"Unique Rectangle Type 6: {_where(corners)} all hold {a}/{b}, {cell_name(corners[exact[0]])} and "
+                f"{cell_name(corners[exact[1]])} nothing else, and {x} lies only in these four cells in both rows "
+                f"and both columns, so it fills two diagonal corners; if those were {names(wide)}, the other two "
+                f"would be {y} and {_deadly(a, b)}, so (assuming a unique solution) {x} leaves {names(wide)}."
             )
+            yield _ur_step("unique_rectangle_6", corners, (a, b), ((wide[0], x), (wide[1], x)), text)
 
 
 def hidden_rectangle(board: Board) -> Iterator[Step]:
