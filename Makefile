@@ -27,7 +27,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-installed
 	$(BIN)/flask --app webapp init-db
 	$(BIN)/flask --app webapp pool seed
-	$(BIN)/python scripts/warm_kernels.py
+	$(BIN)/sudoku-engine warm
 	$(BIN)/flask --app webapp pool ensure --min $(BANK_MIN) --jobs $(BANK_JOBS) --budget 1.5
 	$(BIN)/gunicorn --config python:webapp.gunicorn_conf --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'
 
@@ -47,7 +47,7 @@ lint: $(VENV)/.test-installed
 # waits on a first compilation and the two test processes do not compile the same kernels side by side.
 # --dist worksteal: a process that runs out of tests takes some of the other's, so neither works alone at the end.
 test: $(VENV)/.test-installed chromium lint
-	$(BIN)/python scripts/warm_kernels.py
+	$(BIN)/sudoku-engine warm
 	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/sudoku-services.XXXXXX"); \
 	trap '$(SERVICES) stop "$$dir"; exit 130' INT TERM HUP; \
 	$(SERVICES) start "$$dir" || { $(SERVICES) stop "$$dir"; exit 1; }; \

@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from . import difficulty
-from .generate import DEFAULT_BUDGET_S, DEFAULT_TOLERANCE, MAX_GIVENS, METRICS, generate, generate_puzzle, warm_up
+from .generate import (
+    DEFAULT_BUDGET_S,
+    DEFAULT_TOLERANCE,
+    MAX_GIVENS,
+    METRICS,
+    generate,
+    generate_puzzle,
+    warm_every_kernel,
+    warm_up,
+)
 from .grid import InvalidPuzzle, format_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
@@ -272,6 +281,14 @@ def run_reduce(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
+def run_warm(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Load or compile every kernel and say how long it took."""
+    start = time.perf_counter()
+    backend = warm_every_kernel()
+    _emit(out, f"engine kernels ready ({backend} backend) in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 def _one_puzzle(arg: str, stdin: TextIO) -> InputLine | str:
     """The puzzle of an argument that is puzzle text, a file holding one puzzle, or ``-`` for stdin; or why not."""
     items = list(read_inputs([arg], stdin))
@@ -501,6 +518,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     reduce_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     reduce_command.set_defaults(run=run_reduce)
+
+    warm_command = commands.add_parser(
+        "warm", help="load or compile every numba kernel once (after installing, so first requests do not wait)"
+    )
+    warm_command.set_defaults(run=run_warm)
     return parser
 
 

@@ -515,3 +515,12 @@ def test_hint_refuses_a_file_of_several_puzzles_or_none(tmp_path):
     assert run_process(["hint", str(two)]) == (2, [], [f"error: {two}: holds 2 puzzles; hint takes one"])
     assert run_process(["hint", "nowhere.txt"]) == (2, [], ["error: nowhere.txt: no such file"])
     assert run_process(["hint", "-"]) == (2, [], ["error: stdin: no puzzles"])
+
+
+def test_warm_loads_every_kernel_and_says_the_backend(capsys):
+    """``warm`` ends with one line naming the solver backend the engine will use."""
+    from sudoku_engine import solver
+
+    assert main(["warm"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith(f"engine kernels ready ({solver.warm_up()} backend) in "), out
