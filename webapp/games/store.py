@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy import func, select
@@ -486,10 +487,10 @@ def techniques_needed(game: Game) -> list[tuple[str, int]]:
 
 
 @functools.lru_cache(maxsize=256)
-def technique_counts(puzzle: str) -> dict[str, int]:
-    """How often the logic solver uses each technique on a puzzle (kept for the 256 puzzles asked about lately: a
-    pure function of the puzzle's text, the same for every player and request)."""
-    return dict(Counter(step.technique for step in logic.solve(puzzle).steps))
+def technique_counts(puzzle: str) -> Mapping[str, int]:
+    """How often the logic solver uses each technique on a puzzle, read-only (kept for the 256 puzzles asked about
+    lately: a pure function of the puzzle's text, the same for every player and request)."""
+    return MappingProxyType(dict(Counter(step.technique for step in logic.solve(puzzle).steps)))
 
 
 def format_duration(seconds: float) -> str:
