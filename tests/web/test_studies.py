@@ -338,6 +338,32 @@ def test_exports_hold_exactly_the_events_sent(
     assert researcher.get(f"/research/studies/{study_id}/export/other.csv").status_code == 404
 
 
+def test_exports_give_client_times_in_whole_milliseconds_and_ratings_to_3_decimals(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """A browser clock's float noise (3763.100000000093 ms) and a D with 16 digits leave the exports rounded."""
+    study_id = create(researcher, puzzles[:1], breaks="")
+    client, _base, token, game_url = first_game(app, study_id)
+    game = game_row(app, game_url.rsplit("/", 1)[1])
+    cell = blanks(game.puzzle)[0]
+    headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    data = {"digit": game.solution[cell], "client_ms": "3763.100000000093"}
+    assert client.post(f"{game_url}/cell/{cell_name(cell)}", data=data, headers=headers).status_code == 200
+    with app.app_context():
+        session = db.get_session()
+        stored = session.get(Game, game.id)
+        assert stored is not None
+        stored.d = 4.123456789012345  # as a rating's float comes out of the engine
+        session.commit()
+    long = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/long.csv").text)))
+    assert [row["client_ms"] for row in long if row["kind"] == "enter"] == ["3763"]
+    wide = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/wide.csv").text)))
+    assert [row["d"] for row in wide] == ["4.123"]
+    exported = researcher.get(f"/research/studies/{study_id}/export/study.json").get_json()
+    shown = [p["D"] for p in exported["puzzles"]]
+    assert all(len(repr(d).split(".")[1]) <= 3 for d in shown), shown
+
+
 def participants(app: Flask) -> list[str]:
     """The public ids of every participant."""
     with app.app_context():
