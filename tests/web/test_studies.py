@@ -120,6 +120,23 @@ def test_research_pages_need_login(app: Flask, client: FlaskClient) -> None:
     assert client.post("/research/login", data={"email": EMAIL, "password": PASSWORD}).status_code == 400  # no CSRF
 
 
+def test_each_message_shows_on_the_page_it_was_made_for(
+    app: Flask, client: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """The login request's message shows on the login page, not on the first study page after it."""
+    app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    login_page = client.get("/research/", follow_redirects=True).get_data(as_text=True)
+    assert "Please log in to see your studies." in login_page
+    token = form_token(client, "/research/login")
+    assert client.post(
+        "/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}
+    ).status_code in (302, 303)
+    study_id = create(client, puzzles[:1])
+    page = client.get(f"/research/studies/{study_id}").get_data(as_text=True)
+    assert "Study created: its 1 puzzles are being prepared." in page and "Please log in" not in page
+    assert "Study created" not in client.get(f"/research/studies/{study_id}/report").get_data(as_text=True)
+
+
 def test_create_study_stores_puzzles_with_ratings(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:

@@ -95,7 +95,8 @@ def new_study() -> ResponseReturnValue:
     if not preparing.enqueue(current_app, study):
         study.heartbeat_at = None  # not queued: the study page queues it again
         get_session().commit()
-    flash(f"Study created: its {studies.Pending.from_json(study.pending or {}).count} puzzles are being prepared.")
+    count = studies.Pending.from_json(study.pending or {}).count
+    flash(f"Study created: its {count} puzzles are being prepared.", "study")
     return redirect(url_for("research.study", study_id=study.id), 303)
 
 
@@ -281,5 +282,6 @@ def calibrate(study_id: int) -> ResponseReturnValue:
         fitted = report.refit_calibration(get_session(), found)
     except ValueError as error:
         abort(409, description=str(error))
-    flash(f"Calibration {fitted.id} is in force: ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} x.")
+    formula = f"ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} x"
+    flash(f"Calibration {fitted.id} is in force: {formula}.", "report")
     return redirect(url_for("research.study_report", study_id=found.id), 303)
