@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -379,6 +380,26 @@ def test_exports_give_client_times_in_whole_milliseconds_and_ratings_to_3_decima
     exported = researcher.get(f"/research/studies/{study_id}/export/study.json").get_json()
     shown = [p["D"] for p in exported["puzzles"]]
     assert all(len(repr(d).split(".")[1]) <= 3 for d in shown), shown
+
+
+EXTERNAL_ASSET = re.compile(r"""<(?:script|link)\b[^>]*\b(?:src|href)="(?:https?:)?//""")
+
+
+def test_study_pages_load_no_asset_from_another_origin(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """With htmx from the CDN configured, a participant's pages and study game and the researcher's study page load
+    every script and style from the app itself, while a play page keeps the CDN."""
+    app.config["HTMX_SOURCE"] = "cdn"
+    study_id = create(researcher, puzzles[:1], breaks="")
+    assert EXTERNAL_ASSET.search(app.test_client().get("/").get_data(as_text=True)), "play pages keep the CDN"
+    client = app.test_client()
+    base = f"/s/{public_id(app, study_id)}"
+    pages = [client.get(base).get_data(as_text=True), client.get(f"{base}/go").get_data(as_text=True)]
+    _client, _base, _token, game_url = first_game(app, study_id)
+    pages += [_client.get(game_url).get_data(as_text=True), researcher.get(f"/research/studies/{study_id}").text]
+    assert all("<script" in page for page in pages)
+    assert [bool(EXTERNAL_ASSET.search(page)) for page in pages] == [False] * 4
 
 
 def participants(app: Flask) -> list[str]:
