@@ -14,7 +14,7 @@ from itertools import pairwise
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import bank_record, canonical_form, prepared
+from job_support import bank_record, canonical_form, computed_report, prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
@@ -400,6 +400,33 @@ def test_study_pages_load_no_asset_from_another_origin(
     pages += [_client.get(game_url).get_data(as_text=True), researcher.get(f"/research/studies/{study_id}").text]
     assert all("<script" in page for page in pages)
     assert [bool(EXTERNAL_ASSET.search(page)) for page in pages] == [False] * 4
+
+
+def test_a_report_with_too_few_data_says_what_is_missing_and_why_refit_cannot_run(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """One participant who solved one puzzle of two: no empty plot or header-only table, each gap said in words, the
+    Refit button disabled with its reason, and a refit sent anyway answered on the report page itself."""
+    study_id = create(researcher, puzzles[:2], order_scheme="fixed", breaks="")
+    client, _base, token, game_url = first_game(app, study_id)
+    game = game_row(app, game_url.rsplit("/", 1)[1])
+    headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    for cell in blanks(game.puzzle):
+        client.post(f"{game_url}/cell/{cell_name(cell)}", data={"digit": game.solution[cell]}, headers=headers)
+    assert game_row(app, game.id).completed_at is not None
+    page = computed_report(researcher, study_id)
+    assert "Participants with a solved puzzle: 1." in page
+    assert "<svg" not in page and 'id="correlation-table"' not in page and 'id="table-two"' in page
+    missing = re.search(r'<ul id="report-missing"[^>]*>(.*?)</ul>', page, re.S)
+    assert missing is not None
+    assert "at least 3 puzzles; 1 of 2 have one so far" in missing.group(1)
+    assert "needs at least as many solved games as puzzles and participants together (3); 1 so far" in missing.group(1)
+    assert re.search(r'<button type="submit" id="refit" disabled', page)
+    assert "Not yet: The refit needs completed puzzles of at least two different efforts." in page
+    refused = researcher.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": csrf_token_of(page)})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 409 and "Validation report" in text and "Back to the study" in text
+    assert "two different efforts" in text
 
 
 def participants(app: Flask) -> list[str]:
