@@ -35,6 +35,7 @@ LIMITED = (
     ("play.apply_hint", "LIMIT_HINT", "hints", "game", False),
     ("research.login", "LIMIT_LOGIN", "failed log-ins", "address", True),
     ("research.login", "LIMIT_LOGIN_ACCOUNT", "failed log-ins for this account", "account", True),
+    ("research.account", "LIMIT_LOGIN", "failed password checks", "address", True),
 )
 
 

@@ -178,7 +178,10 @@ class BankPuzzle(Base):
 
 
 class User(Base):
-    """A researcher account (``flask user create``); the password is kept only as a werkzeug hash."""
+    """A researcher account (``flask user create``, or an administrator's invitation); the password is kept only as
+    a werkzeug hash. An invited account has a random password nobody knows and the SHA-256 of its invitation's token
+    until the invitation is taken up (``invite_until`` is when it lapses); a disabled account cannot log in and its
+    sessions end at their next request."""
 
     __tablename__ = "users"
 
@@ -186,11 +189,19 @@ class User(Base):
     email: Mapped[str] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    disabled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
+    invite_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     # Flask-Login's user protocol.
-    is_active = True
     is_authenticated = True
     is_anonymous = False
+
+    @property
+    def is_active(self) -> bool:
+        """Whether the account may log in: not disabled."""
+        return self.disabled_at is None
 
     def get_id(self) -> str:
         """The id Flask-Login keeps in the session."""
@@ -200,6 +211,18 @@ class User(Base):
 def new_public_id() -> str:
     """An unguessable id for a link (study entry, participant)."""
     return secrets.token_urlsafe(12)
+
+
+class StudyMember(Base):
+    """A collaborator on a study besides its creator: an ``owner`` may change the study and its team, a ``viewer``
+    sees its pages, report and exports."""
+
+    __tablename__ = "study_members"
+
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Study(Base):

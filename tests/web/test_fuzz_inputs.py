@@ -21,9 +21,11 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from job_support import prepared
+from sqlalchemy import select
 from web_support import PostgresDatabases, app_on, csrf_header_of, csrf_token_of
 
-from webapp import create_app, jobs
+from webapp import create_app, db, jobs
+from webapp.models import User
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 ANY_TEXT = st.text(max_size=100)
@@ -62,6 +64,10 @@ FORM_VALUES: dict[str, list[str]] = {
     "autofill": ["on"],
     "checking": ["on"],
     "breaks": ["on"],
+    "role": ["viewer", "owner"],
+    "current": [PASSWORD],
+    "again": [PASSWORD],
+    "admin": ["on"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
     "slider": ["30"],
@@ -121,7 +127,8 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory, postgres: PostgresDatabas
 @pytest.fixture(scope="module")
 def fuzzing(fuzz_app: Flask) -> Fuzzing:
     """Clients with their CSRF headers, an open game, a study with a participant, and a researcher logged in."""
-    assert fuzz_app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
+    created_user = ["user", "create", EMAIL, "--password", PASSWORD, "--admin"]  # an administrator: every page
+    assert fuzz_app.test_cli_runner().invoke(args=created_user).exit_code == 0
     researcher = fuzz_app.test_client()
     token = csrf_token_of(researcher.get("/research/login").get_data(as_text=True))
     login = {"email": EMAIL, "password": PASSWORD, "csrf_token": token}
@@ -148,8 +155,19 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
         "kind": "long.csv",
         "puzzle": EULER_01,
         "filename": "css/app.css",
+        "user_id": str(user_id_of(fuzz_app, EMAIL)),
+        "change": "disable",  # refused for one's own account: the researcher stays logged in
+        "token": "an-invitation-token",
     }
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
+
+
+def user_id_of(app: Flask, email: str) -> int:
+    """The id of the account with this email."""
+    with app.app_context():
+        user = db.get_session().scalar(select(User).where(User.email == email))
+        assert user is not None
+        return user.id
 
 
 def assert_clear(response_status: int, body: str) -> None:

@@ -3,6 +3,7 @@ researcher), runs no INSERT, UPDATE or DELETE; and an app in debug or testing re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -112,9 +113,19 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
         f"/research/studies/{study_id}/progress",
         f"/research/studies/{study_id}/report",
         *(f"/research/studies/{study_id}/export/{kind}" for kind in ("long.csv", "wide.csv", "study.json")),
+        f"/research/studies/{study_id}/team",
+        "/research/account",
+        "/research/users",
     ):
         get_twice(researcher, path, 200)
     get_twice(app.test_client(), "/research/login", 200)
+    invited = researcher.post(
+        "/research/users/invite",
+        data={"email": "new@lab.example", "csrf_token": form_token(researcher, "/research/users")},
+    )
+    link = re.search(r'id="invite-link"[^>]*value="http://localhost(/research/invite/[\w-]+)"', invited.text)
+    assert link is not None
+    get_twice(app.test_client(), link.group(1), 200)
 
 
 def form_token_of(page: str) -> str:
@@ -126,7 +137,7 @@ def test_no_get_route_writes(make_app: Callable[..., Flask]) -> None:
     app = make_app(READ_ONLY_GETS=False)  # counted here rather than refused, so that every write is listed
     watch = Watch(app)
     free_game(app, app.test_client())
-    result = app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    result = app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD, "--admin"])
     assert result.exit_code == 0
     researcher = app.test_client()
     token = form_token(researcher, "/research/login")

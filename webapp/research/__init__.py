@@ -18,7 +18,7 @@ from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
 from ..db import get_session, sessions_of
-from ..models import Study, User
+from ..models import Study, User, utcnow
 from ..validation import INTEGER_COLUMN_MAX
 
 bp = Blueprint("research", __name__, url_prefix="/research")
@@ -47,8 +47,9 @@ def init_app(app: Flask) -> None:
 
 
 def load_user(user_id: str) -> User | None:
-    """The logged-in researcher of a session."""
-    return get_session().get(User, int(user_id)) if user_id.isdigit() else None
+    """The logged-in researcher of a session (None once the account is disabled: its sessions end)."""
+    user = get_session().get(User, int(user_id)) if user_id.isdigit() else None
+    return user if user is not None and user.is_active else None
 
 
 login_manager.user_loader(load_user)
@@ -57,7 +58,8 @@ login_manager.user_loader(load_user)
 @user_cli.command("create")
 @click.argument("email")
 @click.password_option("--password", help="The password (asked for, hidden, when not given).")
-def create_user(email: str, password: str) -> None:
+@click.option("--admin", is_flag=True, help="An administrator: manages researcher accounts in the web app.")
+def create_user(email: str, password: str, admin: bool) -> None:
     """Create a researcher account with this email and password."""
     email = email.strip().lower()
     if "@" not in email or len(email) > 254:
@@ -67,9 +69,28 @@ def create_user(email: str, password: str) -> None:
     with sessions_of(current_app)() as session:
         if session.scalar(select(User).where(User.email == email)) is not None:
             raise click.UsageError(f"There is already an account for {email}.")
-        session.add(User(email=email, password_hash=generate_password_hash(password)))
+        session.add(User(email=email, password_hash=generate_password_hash(password), is_admin=admin))
         session.commit()
-    click.echo(f"Created the researcher account {email}.")
+    click.echo(f"Created the {'administrator' if admin else 'researcher'} account {email}.")
+
+
+@user_cli.command("set")
+@click.argument("email")
+@click.option("--admin/--no-admin", default=None, help="Make the account an administrator, or not.")
+@click.option("--disabled/--enabled", default=None, help="Disable the account (its sessions end), or enable it.")
+def set_user(email: str, admin: bool | None, disabled: bool | None) -> None:
+    """Change an account: administrator or not, disabled or not."""
+    with sessions_of(current_app)() as session:
+        user = session.scalar(select(User).where(User.email == email.strip().lower()))
+        if user is None:
+            raise click.UsageError(f"There is no account for {email}.")
+        if admin is not None:
+            user.is_admin = admin
+        if disabled is not None:
+            user.disabled_at = utcnow() if disabled else None
+        session.commit()
+        state = "disabled" if user.disabled_at else "active"
+        click.echo(f"{user.email}: {'administrator' if user.is_admin else 'researcher'}, {state}.")
 
 
 @study_cli.command("report")
@@ -87,4 +108,4 @@ def report_command(study_id: int) -> None:
             click.echo(line)
 
 
-from . import views  # noqa: E402, F401  (views register their routes on bp)
+from . import team, views  # noqa: E402, F401  (views register their routes on bp)

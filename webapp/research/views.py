@@ -19,16 +19,9 @@ from ..games.calibration import calibration_in_force
 from ..models import Game, Participant, Study, User
 from ..study import preparing, studies
 from . import bp, exports, login_required, report, report_cache
+from .access import members_of, role_of, studies_of, study_for
 
 MAX_UPLOAD_BYTES = 200_000
-
-
-def owned_study(study_id: int) -> Study:
-    """The logged-in researcher's study with this id, or 404."""
-    study = get_session().get(Study, study_id)
-    if study is None or study.owner_id != current_user.id:
-        abort(404, description="There is no study of yours with this number.")
-    return study
 
 
 @cache
@@ -48,10 +41,13 @@ def login() -> ResponseReturnValue:
         password = request.form.get("password") or ""
         # An unknown email costs the same hash check as a known one, so the answer's timing tells no account apart.
         matches = check_password_hash(user.password_hash if user is not None else unknown_user_hash(), password)
-        if user is not None and matches:
+        if user is not None and matches and not user.is_active:
+            error = "This account is disabled: ask an administrator."
+        elif user is not None and matches:
             login_user(user)
             return redirect(url_for("research.index"))
-        error = "Wrong email or password."
+        else:
+            error = "Wrong email or password."
     return render_template("research/login.html", error=error), 401 if error else 200
 
 
@@ -66,8 +62,7 @@ def logout() -> ResponseReturnValue:
 @login_required
 def index() -> ResponseReturnValue:
     """The researcher's studies."""
-    mine = get_session().scalars(select(Study).where(Study.owner_id == current_user.id).order_by(Study.id.desc()))
-    return render_template("research/index.html", studies=list(mine))
+    return render_template("research/index.html", studies=studies_of(get_session(), current_user))
 
 
 @bp.route("/studies/new", methods=["GET", "POST"])
@@ -176,10 +171,12 @@ def bounded_int(text: str, name: str, low: int, high: int) -> int:
 def study(study_id: int) -> ResponseReturnValue:
     """A study's entry link and live progress: participants started and finished, per-puzzle times; while its
     puzzles are being prepared, how far that is."""
-    found = owned_study(study_id)
+    found = study_for(study_id)
+    session = get_session()
+    team = {"team": members_of(session, found), "role": role_of(session, found, current_user)}
     if found.state == studies.PREPARING:  # the page's poll (a post) queues a stalled preparation again
-        return render_template("research/study.html", study=found, total=planned(found))
-    return render_template("research/study.html", study=found, **progress_of(found))
+        return render_template("research/study.html", study=found, total=planned(found), **team)
+    return render_template("research/study.html", study=found, **progress_of(found), **team)
 
 
 @bp.post("/studies/<int:study_id>/preparing")
@@ -187,7 +184,7 @@ def study(study_id: int) -> ResponseReturnValue:
 def preparation(study_id: int) -> ResponseReturnValue:
     """The fragment the page of a study being prepared polls: puzzles rated so far; a full reload once it ends.
     A post, as it queues the preparation again when its job shows no sign of life."""
-    found = owned_study(study_id)
+    found = study_for(study_id)
     if found.state != studies.PREPARING:
         return Response(status=204, headers={"HX-Refresh": "true"})
     preparing.requeue_if_stale(current_app, get_session(), found)
@@ -203,7 +200,7 @@ def planned(found: Study) -> int:
 @login_required
 def progress(study_id: int) -> ResponseReturnValue:
     """The progress fragment the study page refreshes every few seconds."""
-    found = owned_study(study_id)
+    found = study_for(study_id)
     return render_template("research/_progress.html", study=found, **progress_of(found))
 
 
@@ -230,7 +227,7 @@ def progress_of(found: Study) -> dict[str, Any]:
 @login_required
 def export(study_id: int, kind: str) -> ResponseReturnValue:
     """Download the study's long CSV, wide CSV or JSON (columns in docs/data.md)."""
-    found = owned_study(study_id)
+    found = study_for(study_id)
     name = f"study-{found.public_id}"
     if kind == "long.csv":
         body, mimetype = exports.long_csv(get_session(), found), "text/csv"
@@ -249,7 +246,7 @@ def export(study_id: int, kind: str) -> ResponseReturnValue:
 def study_report(study_id: int) -> ResponseReturnValue:
     """The validation report (per-puzzle times, every rating against them, the two-way model, Table II) as computed
     for the study's current data; while that is computed, the latest one if any, and a note that polls."""
-    return report_page(owned_study(study_id))
+    return report_page(study_for(study_id))
 
 
 def report_page(found: Study, refit_error: str | None = None, status: int = 200) -> ResponseReturnValue:
@@ -274,7 +271,7 @@ def report_page(found: Study, refit_error: str | None = None, status: int = 200)
 def report_status(study_id: int) -> ResponseReturnValue:
     """The fragment the report page polls while the report is computed (a post: the first poll queues the
     computation, a later one queues it again when it shows no sign of life); a full reload once it is done."""
-    found = owned_study(study_id)
+    found = study_for(study_id)
     view = report_cache.lookup(current_app, get_session(), found)
     if not view.computing:
         return Response(status=204, headers={"HX-Refresh": "true"})
@@ -285,7 +282,7 @@ def report_status(study_id: int) -> ResponseReturnValue:
 @login_required
 def calibrate(study_id: int) -> ResponseReturnValue:
     """Refit the slider's time calibration from this study and put it in force."""
-    found = owned_study(study_id)
+    found = study_for(study_id, "owner")
     try:
         fitted = report.refit_calibration(get_session(), found)
     except ValueError as error:
