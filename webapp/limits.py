@@ -31,6 +31,7 @@ from limits import parse_many
 LIMITED = (
     ("play.new_game", "LIMIT_NEW", "new puzzles", "address", False),
     ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", "address", False),
+    ("play.daily_puzzle", "LIMIT_NEW", "new puzzles", "address", False),
     ("play.hint", "LIMIT_HINT", "hints", "game", False),
     ("play.apply_hint", "LIMIT_HINT", "hints", "game", False),
     ("research.login", "LIMIT_LOGIN", "failed log-ins", "address", True),

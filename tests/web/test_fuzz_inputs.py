@@ -62,6 +62,7 @@ FORM_VALUES: dict[str, list[str]] = {
     "autofill": ["on"],
     "checking": ["on"],
     "breaks": ["on"],
+    "confirm": ["yes"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
     "slider": ["30"],
