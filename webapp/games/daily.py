@@ -22,6 +22,7 @@ from sudoku_engine.slider import target_for_slider
 from ..bank import pool
 from ..bank.pool import Served
 from ..models import BankPuzzle, Game, utcnow
+from . import store
 
 DAILY_SLIDER = 35.0  # the daily puzzle's difficulty on the slider: a mid one, in the Medium zone
 SOURCE = "daily"
@@ -80,19 +81,4 @@ def daily_game(
         or chosen(session, day, tolerance)
         or pool.serve(session, target, tolerance=tolerance, budget_s=budget_s)
     )
-    game = Game(
-        puzzle=served.puzzle,
-        solution=served.solution,
-        slider=DAILY_SLIDER,
-        target_d=target,
-        d=served.d,
-        effort=served.effort,
-        bank_id=served.bank_id,
-        seed=served.seed,
-        source=SOURCE,
-        daily=day,
-        player=player,
-    )
-    session.add(game)
-    session.commit()
-    return game
+    return store.save_new(session, store.served_game(served, DAILY_SLIDER, SOURCE, player, daily=day))
