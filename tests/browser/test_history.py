@@ -69,7 +69,12 @@ def test_history_page_after_two_games(context: BrowserContext, browser: Browser,
     expect(page.locator("#zone-times tbody tr")).to_have_count(1)
     expect(page.locator("#streaks")).to_have_attribute("data-current", "1")
     ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=str(ARTIFACTS / "history-desktop-light.png"), full_page=True)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(ARTIFACTS / "history-phone-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
     rows.nth(0).get_by_role("link", name="Continue").click()
     page.wait_for_url(GAME_URL)
     assert page.url == open_url and page.url != solved_url

@@ -14,12 +14,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 from test_play_routes import blanks, game_row, open_game, show_game
+from test_studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import describe, target_for_slider
-from webapp import db, models
+from webapp import db, jobs, models
 from webapp.bank import pool
 from webapp.games import daily, history, store
 
@@ -322,3 +323,26 @@ def test_faster_and_slower_players_get_different_puzzles_for_their_next_15_minut
         assert offer is not None
         offers.append(float(offer.group(1)))
     assert offers[0] > offers[1]  # the faster player is offered the harder puzzle
+
+
+def test_study_games_keep_to_their_participant_and_have_no_player(app: Flask, client: FlaskClient) -> None:
+    """A browser with a player cookie that takes a study: its study game belongs to the participant, not the player,
+    and stays out of the player's history."""
+    free = open_game(client, str(PUZZLES[0].puzzle))
+    assert cookie_of(client) is not None
+    researcher = app.test_client()
+    assert app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
+    login = {"email": EMAIL, "password": PASSWORD, "csrf_token": form_token(researcher, "/research/login")}
+    assert researcher.post("/research/login", data=login).status_code == 302
+    with jobs.running_in_threads(app):
+        study_id = create(researcher, [(str(PUZZLES[1].puzzle), str(PUZZLES[1].solution))], order_scheme="fixed")
+    entry = f"/s/{public_id(app, study_id)}"
+    enter_study(client, f"{entry}?participant_label=p1")
+    token = form_token(client, f"{entry}/go")
+    client.post(f"{entry}/consent", data={"answer": "agree", "csrf_token": token})
+    client.post(f"{entry}/start", data={"csrf_token": token})
+    location = client.get(f"{entry}/go").headers["Location"]
+    study_game = game_row(app, location.rsplit("/", 1)[1])
+    assert study_game.participant_id is not None and study_game.player is None
+    page = history_page(client)
+    assert free in page and study_game.id not in page
