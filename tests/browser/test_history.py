@@ -52,6 +52,18 @@ def solve_by_requests(page: Page, puzzle: str, solution: str) -> None:
             assert answer.status == 200, answer.text()
 
 
+def shoot(page: Page, name: str) -> None:
+    """Screenshots of the page for a person to look at: desktop light and phone dark, in test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size, scheme in (((1280, 900), "light"), ((360, 740), "dark")):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        kind = "desktop" if size[0] > 600 else "phone"
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{kind}-{scheme}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.emulate_media(color_scheme="light")
+
+
 def test_history_page_after_two_games(context: BrowserContext, browser: Browser, base_url: str) -> None:
     page = context.new_page()
     first = PUZZLES[0]
@@ -68,13 +80,7 @@ def test_history_page_after_two_games(context: BrowserContext, browser: Browser,
     expect(rows.nth(1).locator(".time")).to_have_text(re.compile(r"^\d+:\d\d$"))
     expect(page.locator("#zone-times tbody tr")).to_have_count(1)
     expect(page.locator("#streaks")).to_have_attribute("data-current", "1")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.screenshot(path=str(ARTIFACTS / "history-desktop-light.png"), full_page=True)
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.emulate_media(color_scheme="dark")
-    page.screenshot(path=str(ARTIFACTS / "history-phone-dark.png"), full_page=True)
-    page.emulate_media(color_scheme="light")
+    shoot(page, "history")
     rows.nth(0).get_by_role("link", name="Continue").click()
     page.wait_for_url(GAME_URL)
     assert page.url == open_url and page.url != solved_url
@@ -114,6 +120,7 @@ def test_share_text_has_no_digit_of_the_grid(context: BrowserContext) -> None:
     page.locator("#share-copy").click()
     expect(page.locator("#share-status")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == text
+    shoot(page, "completion-share")
 
 
 def test_predicted_time_appears_after_three_solved_games(context: BrowserContext) -> None:
@@ -131,6 +138,7 @@ def test_predicted_time_appears_after_three_solved_games(context: BrowserContext
     expect(page.locator("#slider-info .your-minutes")).to_contain_text("minutes for you")
     expect(page.locator("#slider-info .your-minutes")).to_contain_text("from your 3 solved games")
     expect(page.locator("#next-minutes-button")).to_have_text("A puzzle for my next 15 minutes")
+    shoot(page, "start-your-time")
     page.locator("#difficulty").fill("60")  # the slider's fragment carries it too
     expect(page.locator("#slider-info .your-minutes")).to_contain_text("minutes for you")
     open_puzzle(page, str(PUZZLES[3].puzzle))
