@@ -1,7 +1,8 @@
-"""Rate limits on the routes that cost the server real work: a new puzzle (the bank, else up to
-a few seconds of generation), a puzzle link (a full rating of any puzzle) and hints (a technique search); and
-failed researcher log-ins (password guessing), where only wrong passwords count: per address, and per account
-(the email typed, known or not) across addresses, so that guesses spread over many addresses are stopped too.
+"""Rate limits on the routes that cost the server real work: a new puzzle and the daily puzzle (the bank, else up
+to a few seconds of generation; one count for both), a puzzle link (a full rating of any puzzle) and hints (a
+technique search); and failed researcher log-ins (password guessing), where only wrong passwords count: per
+address, and per account (the email typed, known or not) across addresses, so that guesses spread over many
+addresses are stopped too.
 
 Flask-Limiter counts per client address (per game for hints, so a class behind one address is not one player).
 Only answers below 400 count: bad input costs nothing and is answered as before. A client over a limit gets 429
@@ -31,6 +32,7 @@ from limits import parse_many
 LIMITED = (
     ("play.new_game", "LIMIT_NEW", "new puzzles", "address", False),
     ("play.puzzle_link", "LIMIT_PUZZLE_LINK", "puzzle links opened", "address", False),
+    ("play.daily_puzzle", "LIMIT_NEW", "new puzzles", "address", False),
     ("play.hint", "LIMIT_HINT", "hints", "game", False),
     ("play.apply_hint", "LIMIT_HINT", "hints", "game", False),
     ("research.login", "LIMIT_LOGIN", "failed log-ins", "address", True),

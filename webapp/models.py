@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     Dialect,
     Double,
@@ -125,6 +126,10 @@ class Game(Base):
     participant_id: Mapped[int | None] = mapped_column(Integer, index=True)
     study_puzzle_id: Mapped[int | None] = mapped_column(Integer)
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The anonymous player whose cookie started the game (webapp.play.player; None: a study game, a game from before
+    # players were recorded, or one whose player asked to forget it), and the UTC date of a daily puzzle's game.
+    player: Mapped[str | None] = mapped_column(String(32), index=True)
+    daily: Mapped[date | None] = mapped_column(Date, index=True)
 
     # Every write checks the version it read, so concurrent requests on one game never overwrite each other.
     __mapper_args__ = {"version_id_col": version}

@@ -68,6 +68,7 @@ FORM_VALUES: dict[str, list[str]] = {
     "current": [PASSWORD],
     "again": [PASSWORD],
     "admin": ["on"],
+    "confirm": ["yes"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
     "slider": ["30"],

@@ -66,7 +66,7 @@ def play_on_page(app: Flask, client: FlaskClient, game_id: str, headers: dict[st
 
 
 def free_game(app: Flask, client: FlaskClient) -> None:
-    """The start page, the slider, a puzzle link, its print page and a played game."""
+    """The start page, the slider, a puzzle link, its print page, a played game, the history and the daily page."""
     headers = {**csrf_header_of(client), "HX-Request": "true"}
     puzzle = str(PUZZLES[0].puzzle)
     get_twice(client, "/", 200)
@@ -76,6 +76,8 @@ def free_game(app: Flask, client: FlaskClient) -> None:
     opened = client.post(f"/p/{puzzle}", headers=headers)
     assert opened.status_code == 303
     play_on_page(app, client, opened.headers["Location"].rsplit("/", 1)[1], headers)
+    get_twice(client, "/history", 200)  # the player's history, with the game just played
+    get_twice(client, "/daily", 200)
 
 
 def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None:

@@ -65,34 +65,50 @@ class Difficulty:
 
 
 def new_game_from_slider(
-    session: Session, slider: float, *, tolerance: float = DEFAULT_TOLERANCE, budget_s: float = 3.0
+    session: Session,
+    slider: float,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    budget_s: float = 3.0,
+    player: str | None = None,
 ) -> Game:
-    """Start a game on a puzzle for a slider value: from the bank, else generated within ``budget_s`` seconds."""
+    """Start a game on a puzzle for a slider value: from the bank, else generated within ``budget_s`` seconds; the
+    game is ``player``'s (an anonymous player's cookie id) when given."""
     target = target_for_slider(slider)
     served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s)
-    game = Game(
+    return save_new(session, served_game(served, slider, "slider", player))
+
+
+def served_game(served: pool.Served, slider: float, source: str, player: str | None, **fields: Any) -> Game:
+    """A new game on a served puzzle for a slider value (not yet stored); ``fields`` sets other columns."""
+    return Game(
         puzzle=served.puzzle,
         solution=served.solution,
         slider=slider,
-        target_d=target,
+        target_d=target_for_slider(slider),
         d=served.d,
         effort=served.effort,
         bank_id=served.bank_id,
         seed=served.seed,
-        source="slider",
+        source=source,
+        player=player,
+        **fields,
     )
-    return _saved(session, game)
 
 
-def new_game_from_text(session: Session, text: str, *, rating_timeout: float | None = LINK_RATING_TIMEOUT_S) -> Game:
-    """Start a game on puzzle text; InvalidPuzzle or PuzzleRejected say why it cannot be played.
+def new_game_from_text(
+    session: Session, text: str, *, rating_timeout: float | None = LINK_RATING_TIMEOUT_S, player: str | None = None
+) -> Game:
+    """Start a game on puzzle text (``player``'s, when given); InvalidPuzzle or PuzzleRejected say why it cannot be
+    played.
 
     Its D comes from the bank when the bank holds the puzzle, else from a rating bounded by ``rating_timeout``
     seconds (left unknown when the rating does not finish in time, so that the page stays fast).
     """
     grid, solution = playable(text)
     d, effort = link_rating(session, grid, rating_timeout)
-    return _saved(session, Game(puzzle=str(grid), solution=str(solution), d=d, effort=effort, source="url"))
+    game = Game(puzzle=str(grid), solution=str(solution), d=d, effort=effort, source="url", player=player)
+    return save_new(session, game)
 
 
 def playable(text: str) -> tuple[Grid, Grid]:
@@ -128,7 +144,7 @@ def difficulty_of(game: Game, calibration: tuple[float, float] | None = None) ->
     return Difficulty(d=game.d, label=difficulty.zone(game.d), predicted_minutes=minutes)
 
 
-def _saved(session: Session, game: Game) -> Game:
+def save_new(session: Session, game: Game) -> Game:
     """Store a new game with no entries yet."""
     game.entries = EMPTY_ENTRIES
     session.add(game)

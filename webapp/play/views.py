@@ -34,6 +34,7 @@ from .inputs import (
     parse_switch,
     parse_view,
 )
+from .player import player_for_new_game
 
 DEFAULT_SLIDER = 30.0
 # Past the generation budget a New puzzle request still measures one candidate and rates the puzzle found (a few
@@ -98,7 +99,11 @@ def new_game() -> ResponseReturnValue:
     session = get_session()
     config = current_app.config
     game = store.new_game_from_slider(
-        session, slider, tolerance=config["POOL_TOLERANCE"], budget_s=config["POOL_GENERATE_BUDGET_S"]
+        session,
+        slider,
+        tolerance=config["POOL_TOLERANCE"],
+        budget_s=config["POOL_GENERATE_BUDGET_S"],
+        player=player_for_new_game(),
     )
     if game.target_d is not None:
         pool.refill_if_low(current_app, session, game.target_d)
@@ -122,7 +127,7 @@ def puzzle_link(puzzle: str) -> ResponseReturnValue:
                 button_id="play-puzzle",
                 action=url_for("play.puzzle_link", puzzle=puzzle),
             )
-        game = store.new_game_from_text(get_session(), puzzle)
+        game = store.new_game_from_text(get_session(), puzzle, player=player_for_new_game())
     except InvalidPuzzle as error:
         abort(400, description=f"This is not a valid puzzle: {error}.")
     except store.PuzzleRejected as error:
