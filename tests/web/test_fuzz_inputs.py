@@ -62,6 +62,8 @@ FORM_VALUES: dict[str, list[str]] = {
     "autofill": ["on"],
     "checking": ["on"],
     "breaks": ["on"],
+    "notation": ["plain", "compact"],
+    "back": ["/"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
     "slider": ["30"],
@@ -148,6 +150,7 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
         "kind": "long.csv",
         "puzzle": EULER_01,
         "filename": "css/app.css",
+        "family": "singles",
     }
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
 
