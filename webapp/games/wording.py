@@ -5,8 +5,8 @@ A player reads them in plain words by default: one cell as "row 2, column 2", ce
 1 and 5", of one column as "column 4, rows 2 and 7", other lists as "row 1 column 1, row 3 column 5 and row 9
 column 2"; digit sets as "1, 4 and 7"; a set of cells and digits (an almost locked set, ``{r1c1, r1c5} (1/4)``) as
 "the cells row 1, columns 1 and 5 (holding 1 and 4)". Chains written in Eureka notation (``(3)r8c1 = (8)r8c1 -
-...``) have no plain reading here: their rung is replaced by a plain summary of what the step proves, and the
-notation is shown only in the compact form, after that summary.
+...``) are read as sentences ("Suppose row 8, column 1 is not 3. Then row 8, column 1 is 8, so ..."), followed by
+what the chain proves and changes; the notation is shown only in the compact form, after those sentences.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ _CELL_LIST = re.compile(rf"{_CELL}(?:(?:, | and ){_CELL})*")
 _CELL_PARTS = re.compile(r"r([1-9])c([1-9])")
 _SET = re.compile(r"\{((?:r[1-9]c[1-9](?:, )?)+)\} \(([1-9](?:/[1-9])*)\)")
 _DIGITS = re.compile(r"(?<![\w/])[1-9](?:/[1-9])+(?![\w/])")
+_FOCUS = re.compile(r"^Focus on (.+) and (digits? [1-9/]+)\.$")
 _CHAIN = re.compile(r"\([1-9](?:=[1-9])?\)r[1-9]+c[1-9]+|\br[1-9]+c[1-9]+ [=-] ")
 
 
@@ -67,7 +68,11 @@ def _set_in_words(match: re.Match[str]) -> str:
 
 
 def plain_text(text: str) -> str:
-    """An engine sentence with its cell names and digit sets in plain words (a capital letter kept at the start)."""
+    """An engine sentence with its cell names and digit sets in plain words (a capital letter kept at the start);
+    rung 3's "Focus on <cells> and digit 5." reads "Focus on digit 5 in <cells>."."""
+    focus = _FOCUS.match(text)
+    if focus:
+        text = f"Focus on {focus.group(2)} in {focus.group(1)}."
     words = _SET.sub(_set_in_words, text)
     words = _CELL_LIST.sub(lambda m: plain_cells(_cells_in(m.group(0))), words)
     words = _DIGITS.sub(_digits_in_words, words)
@@ -97,13 +102,80 @@ def outcome_words(placements: Iterable[Pair], eliminations: Iterable[Pair], plai
     return "; ".join(placed + removed)
 
 
-def chain_summary(placements: Iterable[Pair], eliminations: Iterable[Pair]) -> str:
-    """The plain reading of a chain step: what a chain of linked candidates proves, without its notation."""
-    return (
-        "Follow the highlighted candidates as a chain: each link says that if one candidate is false the next is "
-        "true, or that if one is true the next is false. Whichever way the chain starts, its ends force the same "
-        f"conclusion: {outcome_words(placements, eliminations)}."
-    )
+_NODE = re.compile(r"(?:\(([1-9])(?:=([1-9]))?\))?r([1-9]+)c([1-9]+)")
+_LINK = re.compile(r" ([=-]) ")
+_X_DIGIT = re.compile(r"^X-Chain on ([1-9])")
+Node = tuple[int, tuple[int, ...]]  # a digit and its cells (several for a group)
+
+
+def _node_cells(rows: str, cols: str) -> tuple[int, ...]:
+    """The cells of a Eureka node name: ``r8c1``, or a group ``r8c12`` / ``r78c1``."""
+    return tuple((int(r) - 1) * 9 + int(c) - 1 for r in rows for c in cols)
+
+
+def chain_nodes(text: str) -> tuple[list[Node], list[str]] | None:
+    """The nodes and links (``=`` strong, ``-`` weak) of the chain a step sentence writes in Eureka notation; an
+    XY-Chain's cells ``(2=7)r1c1`` are two nodes joined by a strong link. None when the sentence has no chain."""
+    head, _, rest = text.partition(": ")
+    chain = re.split(r", so |; ", rest, maxsplit=1)[0]
+    x_digit = _X_DIGIT.match(head)
+    parts = _LINK.split(chain)
+    nodes: list[Node] = []
+    links: list[str] = []
+    for k, part in enumerate(parts):
+        if k % 2:
+            links.append(part)
+            continue
+        match = _NODE.fullmatch(part.strip())
+        if match is None:
+            return None
+        first, second, rows, cols = match.groups()
+        digit = int(first) if first else int(x_digit.group(1)) if x_digit else 0
+        if not digit:
+            return None
+        cells = _node_cells(rows, cols)
+        nodes.append((digit, cells))
+        if second:
+            links.append("=")
+            nodes.append((int(second), cells))
+    return (nodes, links) if len(nodes) >= 2 and len(links) == len(nodes) - 1 else None
+
+
+def _node_words(node: Node, true: bool) -> str:
+    """A node as a statement: ``row 8, column 1 is 3`` / ``3 is not in row 8, columns 1 and 2``."""
+    digit, cells = node
+    if len(cells) == 1:
+        return f"{plain_cells(cells)} is {'' if true else 'not '}{digit}"
+    return f"{digit} is {'' if true else 'not '}in {plain_cells(cells)}"
+
+
+def chain_walk(nodes: Sequence[Node], links: Sequence[str]) -> str:
+    """The chain read from its first node assumed false: each strong link makes the next node true, each weak
+    link makes it false."""
+    sentence = [f"Suppose {_node_words(nodes[0], False)}. Then {_node_words(nodes[1], links[0] == '=')}"]
+    for node, link in zip(nodes[2:], links[1:]):
+        sentence.append(f"so {_node_words(node, link == '=')}")
+    return ", ".join(sentence) + "."
+
+
+def chain_summary(text: str, placements: Iterable[Pair], eliminations: Iterable[Pair]) -> str:
+    """A chain step in plain sentences: the chain walked from its first node, what that proves, what it changes."""
+    outcome = outcome_words(placements, eliminations)
+    parsed = chain_nodes(text)
+    if parsed is None:
+        return (
+            "The highlighted candidates form a chain of links: a strong link means that if one candidate is false "
+            "the other is true, a weak link that if one is true the other is false. Following the chain proves: "
+            f"{outcome}."
+        )
+    nodes, links = parsed
+    walk = chain_walk(nodes, links)
+    if "every link holds both ways" in text:
+        return f"{walk} The chain closes on itself, so every link holds both ways: {outcome}."
+    if nodes[0] == nodes[-1]:
+        return f"{walk} So the assumption fails: {_node_words(nodes[0], True)}, and {outcome}."
+    ends = f"{_node_words(nodes[0], True)} or {_node_words(nodes[-1], True)}"
+    return f"{walk} So either {ends}; either way {outcome}."
 
 
 def rungs_in(
@@ -111,14 +183,15 @@ def rungs_in(
 ) -> list[str]:
     """The rungs as a player reads them in the chosen notation; a chain's last rung gets a plain summary first
     (plain: the summary only; compact: the summary, then the chain as the engine writes it)."""
-    shown = []
-    for text in rungs:
-        if has_chain_notation(text):
-            summary = chain_summary(placements, eliminations)
-            shown.append(summary if notation == PLAIN else f"{summary} In notation: {text}")
-        else:
-            shown.append(plain_text(text) if notation == PLAIN else text)
-    return shown
+    return [step_in(text, notation, placements, eliminations) for text in rungs]
+
+
+def step_in(text: str, notation: str, placements: Sequence[Pair] = (), eliminations: Sequence[Pair] = ()) -> str:
+    """One engine sentence in the chosen notation; a chain's gets its plain summary first (plain: only that)."""
+    if has_chain_notation(text):
+        summary = chain_summary(text, placements, eliminations)
+        return summary if notation == PLAIN else f"{summary} In notation: {text}"
+    return plain_text(text) if notation == PLAIN else text
 
 
 def notation_of(value: str | None) -> str:

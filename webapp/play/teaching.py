@@ -31,6 +31,11 @@ def words(text: str) -> str:
     return wording.plain_text(text) if notation() == wording.PLAIN else text
 
 
+def example_words(example: guide.Example) -> str:
+    """A worked example's step in the chosen notation (a chain as its plain summary first)."""
+    return wording.step_in(example.text, notation(), example.placements, example.eliminations)
+
+
 def hint_words(hint: GameHint) -> list[str]:
     """The hint's four rungs in the chosen notation."""
     return wording.rungs_in(hint.rungs, notation(), hint.placements, hint.eliminations)
@@ -50,6 +55,7 @@ def teaching_helpers() -> dict[str, Any]:
         "notation": notation(),
         "words": words,
         "hint_words": hint_words,
+        "example_words": example_words,
         "spoken": spoken,
         "technique_family": guide.family_of,
     }
