@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 from test_board import (
+    ARTIFACTS,
     CELL_WORD,
     STUCK_SEED,
     after_singles,
@@ -101,6 +102,11 @@ def test_the_technique_link_opens_its_family_page_with_a_drawn_board(
         assert marked, f"{name} shows which candidate changes"
         assert all(str(d) != example[cell] for d in marked), f"the step removes no true digit from {name}"
     expect(guide.locator("#example-step")).not_to_have_text(CELL_WORD)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for shot, shown in ((f"technique-{family}.png", guide), ("hint-technique-named.png", page)):
+        path = ARTIFACTS / shot
+        shown.screenshot(path=str(path), full_page=True)  # for a person to look at
+        assert path.stat().st_size > 10_000
     guide.close()
 
 
