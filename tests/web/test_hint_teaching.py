@@ -273,3 +273,16 @@ def test_plain_words_of_cells_houses_and_digits() -> None:
     }
     for engine, plain in cases.items():
         assert wording.plain_text(engine) == plain
+
+
+def test_the_techniques_of_a_solved_puzzle_link_to_their_families(
+    client: FlaskClient, csrf_headers: dict[str, str], generated: Generated, game_id: str
+) -> None:
+    puzzle, solution = str(generated.puzzle), str(generated.solution)
+    for cell in blanks(puzzle):
+        enter(client, csrf_headers, game_id, cell_name(cell), solution[cell])
+    listed = client.get(f"/g/{game_id}/techniques").get_data(as_text=True)
+    links = re.findall(r'<li><a href="/techniques/(\w+)">([^<]+)</a>', listed)
+    assert links, listed
+    for family, name in links:
+        assert any(t.name == name and t.family == family for t in CATALOGUE), (family, name)

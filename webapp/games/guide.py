@@ -169,6 +169,15 @@ def family_of(technique: str) -> Family | None:
     return FAMILIES[entry.family] if entry else None
 
 
+_FAMILY_OF_NAME = {t.name: t.family for t in CATALOGUE}
+
+
+def family_named(name: str) -> Family | None:
+    """The guide's family of a technique's name as the catalogue writes it (None for an unknown name)."""
+    family = _FAMILY_OF_NAME.get(name)
+    return FAMILIES[family] if family else None
+
+
 @dataclass(frozen=True)
 class Example:
     """A worked example: a real position (digits and candidates) of a puzzle and the step found there."""

@@ -58,6 +58,7 @@ def teaching_helpers() -> dict[str, Any]:
         "example_words": example_words,
         "spoken": spoken,
         "technique_family": guide.family_of,
+        "family_named": guide.family_named,
     }
 
 
