@@ -117,7 +117,7 @@ def chain_nodes(text: str) -> tuple[list[Node], list[str]] | None:
     """The nodes and links (``=`` strong, ``-`` weak) of the chain a step sentence writes in Eureka notation; an
     XY-Chain's cells ``(2=7)r1c1`` are two nodes joined by a strong link. None when the sentence has no chain."""
     head, _, rest = text.partition(": ")
-    chain = re.split(r", so |; ", rest, maxsplit=1)[0]
+    chain = re.split(r", so |; ", rest, maxsplit=1)[0].removesuffix(" - back to the start")
     x_digit = _X_DIGIT.match(head)
     parts = _LINK.split(chain)
     nodes: list[Node] = []
