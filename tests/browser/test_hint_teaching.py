@@ -9,6 +9,7 @@ import re
 import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
+from test_accessibility import assert_accessible
 from test_board import (
     ARTIFACTS,
     CELL_WORD,
@@ -30,7 +31,7 @@ from test_board import (
 )
 
 from sudoku_engine.generate import Generated, generate_puzzle
-from sudoku_engine.techniques import BY_ID
+from sudoku_engine.techniques import BY_ID, CATALOGUE
 
 pytestmark = pytest.mark.browser
 
@@ -102,11 +103,16 @@ def test_the_technique_link_opens_its_family_page_with_a_drawn_board(
         assert marked, f"{name} shows which candidate changes"
         assert all(str(d) != example[cell] for d in marked), f"the step removes no true digit from {name}"
     expect(guide.locator("#example-step")).not_to_have_text(CELL_WORD)
+    assert_accessible(guide, f"the {family} page")
+    assert_accessible(page, "a game with its hint naming the technique")
     ARTIFACTS.mkdir(exist_ok=True)
     for shot, shown in ((f"technique-{family}.png", guide), ("hint-technique-named.png", page)):
         path = ARTIFACTS / shot
         shown.screenshot(path=str(path), full_page=True)  # for a person to look at
         assert path.stat().st_size > 10_000
+    guide.locator(".crumbs a").click()  # the guide's index, every family linked
+    expect(guide.locator("#techniques-guide h2 a")).to_have_count(len({t.family for t in CATALOGUE}))
+    assert_accessible(guide, "the technique guide")
     guide.close()
 
 
