@@ -69,6 +69,8 @@ FORM_VALUES: dict[str, list[str]] = {
     "again": [PASSWORD],
     "admin": ["on"],
     "confirm": ["yes"],
+    "notation": ["plain", "compact"],
+    "back": ["/"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
     "slider": ["30"],
@@ -159,6 +161,7 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
         "user_id": str(user_id_of(fuzz_app, EMAIL)),
         "change": "disable",  # refused for one's own account: the researcher stays logged in
         "token": "an-invitation-token",
+        "family": "singles",
     }
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
 

@@ -66,13 +66,16 @@ def play_on_page(app: Flask, client: FlaskClient, game_id: str, headers: dict[st
 
 
 def free_game(app: Flask, client: FlaskClient) -> None:
-    """The start page, the slider, a puzzle link, its print page, a played game, the history and the daily page."""
+    """The start page, the slider, a puzzle link, its print page, the technique guide, a played game, the history and
+    the daily page."""
     headers = {**csrf_header_of(client), "HX-Request": "true"}
     puzzle = str(PUZZLES[0].puzzle)
     get_twice(client, "/", 200)
     get_twice(client, "/slider?slider=40", 200)
     get_twice(client, f"/print/{puzzle}", 200)
     get_twice(client, f"/p/{puzzle}", 200)
+    get_twice(client, "/techniques", 200)
+    get_twice(client, "/techniques/fish", 200)
     opened = client.post(f"/p/{puzzle}", headers=headers)
     assert opened.status_code == 303
     play_on_page(app, client, opened.headers["Location"].rsplit("/", 1)[1], headers)

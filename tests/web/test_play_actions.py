@@ -135,7 +135,7 @@ def test_wrong_digit_is_hinted_first_and_apply_clears_it(
     assert game_row(app, game_id).mistakes == 1
     for _ in range(4):
         body = post(client, csrf_headers, game_id, "hint").get_data(as_text=True)
-    assert f"{cell_name(cell)} holds {wrong}, which is not its digit in the solution" in body
+    assert f"Row {cell // 9 + 1}, column {cell % 9 + 1} holds {wrong}, which is not its digit in the solution" in body
     post(client, csrf_headers, game_id, "hint/apply")
     assert game_row(app, game_id).entries[cell] == "."
 

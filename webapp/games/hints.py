@@ -1,9 +1,14 @@
 """The hint ladder inside a game: each Hint press reveals the next rung, Apply carries out the step.
 
-The hint is computed by ``sudoku_engine.hints`` from the player's current position and centre marks (wrong digits
-first, then missing candidates, then the easiest technique) and kept on the game with the rung reached, so a
-reload shows it again. It belongs to the position it was computed for: once the board or the marks change, the
-next press starts a new hint at rung 1. Every press is an event with its rung.
+The hint is computed by ``sudoku_engine.hints`` from the player's current position (wrong digits first, then
+missing candidates, then the easiest technique) and kept on the game with the rung reached, so a reload shows it
+again. It belongs to the position it was computed for: once the board or the marks change, the next press starts
+a new hint at rung 1. Every press is an event with its rung.
+
+The player's centre marks take part only when they are candidate lists (``keeps_candidate_lists``: the player
+asked for auto-candidates in this game, or every empty cell has centre marks); partial marks are notes, neither
+checked nor used, and the hint comes from the placed digits alone. Apply removes candidates only from cells that
+have centre marks: it never writes a list the player did not have, and says in words what it could not write.
 """
 
 from __future__ import annotations
@@ -13,13 +18,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from sudoku_engine import hints
 from sudoku_engine.grid import UNITS
 
-from ..models import Game
-from . import playstate
+from ..models import Event, Game
+from . import playstate, wording
 from .playstate import ActionRefused
 from .store import (
     Outcome,
@@ -119,10 +125,31 @@ def signature(game: Game) -> str:
 
 
 def player_marks(game: Game) -> dict[int, int]:
-    """The centre marks of empty cells that have some: the player's candidates."""
+    """The centre marks of empty cells that have some."""
     state = state_of(game)
     values = state.values()
     return {c: m for c, m in enumerate(state.centre) if m and not values[c]}
+
+
+def asked_for_candidates(session: Session, game: Game) -> bool:
+    """True when the player pressed Auto-candidates in this game."""
+    found = select(Event.id).where(Event.game_id == game.id, Event.kind == "autofill").limit(1)
+    return session.execute(found).first() is not None
+
+
+def keeps_candidate_lists(session: Session, game: Game) -> bool:
+    """True when the centre marks are the player's candidate lists: they asked for auto-candidates in this game,
+    or every empty cell has centre marks. Otherwise the marks are partial notes."""
+    state = state_of(game)
+    values = state.values()
+    if all(state.centre[c] for c in range(81) if not values[c]):
+        return True
+    return asked_for_candidates(session, game)
+
+
+def hint_marks(session: Session, game: Game) -> dict[int, int] | None:
+    """The marks a hint is checked against and computed from: the candidate lists, or none for partial notes."""
+    return player_marks(game) if keeps_candidate_lists(session, game) else None
 
 
 def current(game: Game) -> GameHint | None:
@@ -133,9 +160,9 @@ def current(game: Game) -> GameHint | None:
     return GameHint.from_stored(stored)
 
 
-def _computed(game: Game) -> GameHint:
+def _computed(session: Session, game: Game) -> GameHint:
     """A new hint for the current position (rung 0: nothing revealed yet)."""
-    found = hints.hint(game.puzzle, position(game), player_marks(game))
+    found = hints.hint(game.puzzle, position(game), hint_marks(session, game))
     step = found.step
     if step is None or found.technique is None:
         raise ActionRefused("The board is full: there is nothing left to hint at.")
@@ -169,7 +196,7 @@ def next_rung(session: Session, game: Game, client_ms: float | None = None, key:
         allowed = int(setting(game, "hint_rungs"))
         if allowed <= 0:
             raise ActionRefused("Hints are off for this puzzle.")
-        hint = current(game) or _computed(game)
+        hint = current(game) or _computed(session, game)
         if hint.rung >= min(RUNGS, allowed):
             return Outcome(announce="Hint: " + hint.rungs[hint.rung - 1] if hint.rung else "")
         hint = replace(hint, rung=hint.rung + 1)
@@ -181,8 +208,28 @@ def next_rung(session: Session, game: Game, client_ms: float | None = None, key:
     return run_once(session, game, key, work)
 
 
+def unmarked_removals(state: playstate.PlayState, hint: GameHint) -> tuple[Pair, ...]:
+    """The step's eliminations in cells without centre marks: nothing there to remove them from."""
+    return tuple((cell, digit) for cell, digit in hint.eliminations if not state.centre[cell])
+
+
+def _unwritten(removals: tuple[Pair, ...], changed: bool) -> str:
+    """The sentence that says what Apply could not write, in the engine's names (the page words them)."""
+    if not removals:
+        return ""
+    what = wording.outcome_words((), removals, plain=False)
+    unmarked = "those cells have no candidate marks to take it from"
+    if changed:
+        return f" It also shows that {what}, but {unmarked}: mark their candidates (or use Auto-candidates) to keep it."
+    return (
+        f"This step shows that {what}, but {unmarked}, so nothing was written: mark their candidates (or use "
+        "Auto-candidates) to keep it, then Apply again."
+    )
+
+
 def apply(session: Session, game: Game, client_ms: float | None = None, key: str | None = None) -> Outcome:
-    """Carry out the fully revealed hint's step as one undoable action."""
+    """Carry out the fully revealed hint's step as one undoable action; eliminations in cells without centre marks
+    are explained, not written (and the hint stays when that is all the step does)."""
 
     def work(now: datetime) -> Outcome:
         check_open(game, now)
@@ -190,20 +237,24 @@ def apply(session: Session, game: Game, client_ms: float | None = None, key: str
         if hint is None or hint.rung < RUNGS:
             raise ActionRefused("There is no fully revealed hint for the board as it is: ask for a hint first.")
         state = state_of(game)
+        unwritten = unmarked_removals(state, hint)
         change = playstate.apply_step(
             state,
             placements=hint.placements,
-            eliminations=hint.eliminations,
+            eliminations=[pair for pair in hint.eliminations if pair not in unwritten],
             clears=hint.clears,
             restores=hint.restores,
         )
-        store_state(game, state)
-        game.hint = None
         detail = {"technique": hint.technique, "change": change.as_json()}
         log_event(session, game, now, "apply", client_ms, key, detail=detail)
+        if not change.cells:
+            return Outcome(announce=_unwritten(unwritten, changed=False))
+        store_state(game, state)
+        game.hint = None
         solved = complete_if_solved(session, game, now)
         count = len(change.cells)
-        return Outcome(solved=solved, announce=f"Hint applied: {count} cell{'s' if count != 1 else ''} changed.")
+        changed = f"Hint applied: {count} cell{'s' if count != 1 else ''} changed."
+        return Outcome(solved=solved, announce=changed + _unwritten(unwritten, changed=True))
 
     return run_once(session, game, key, work)
 

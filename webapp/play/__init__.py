@@ -7,4 +7,4 @@ from ..games.store import format_duration
 bp = Blueprint("play", __name__)
 bp.add_app_template_filter(format_duration, "duration")
 
-from . import history_views, views  # noqa: E402, F401  (views register their routes on bp)
+from . import history_views, teaching, views  # noqa: E402, F401  (views register their routes on bp)
