@@ -3,7 +3,7 @@
 axe-core (the npm package, vendored under tests/browser/vendor for the tests only; the app never serves it) runs its
 default rules against the live page; a page passes when no violation is serious or critical. Each page is checked in
 the state a person sees it: the start page, a game, a game with a hint shown, the completion view, and a study's
-consent page and puzzle for a participant.
+consent page and puzzle for a participant, a player's history, and the researcher's team, accounts and password pages.
 """
 
 from __future__ import annotations
@@ -118,13 +118,17 @@ def test_start_page_game_hint_and_completion_have_no_serious_violation(page: Pag
             page.keyboard.press(solution[cell])
     expect(page.locator("#completion")).to_be_visible()
     assert_accessible(page, "completion view")
+    page.goto("/history")
+    expect(page.locator("main h1")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("Solved")
+    assert_accessible(page, "history page")
 
 
 def test_study_consent_and_puzzle_pages_have_no_serious_violation(
     browser: Browser, base_url: str, live_app: tuple[Flask, str], people: list[BrowserContext]
 ) -> None:
     """A researcher's study page, and a participant's consent page and first puzzle."""
-    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD, "--admin"])
     assert result.exit_code == 0, result.output
     researcher = browser.new_context(base_url=base_url)
     people.append(researcher)
@@ -144,6 +148,15 @@ def test_study_consent_and_puzzle_pages_have_no_serious_violation(
     expect(page.locator("#entry-link")).to_be_visible(timeout=JOB_PATIENCE_MS)
     assert_accessible(page, "study page")
     link = page.locator("#entry-link").input_value()
+    page.locator("#team-link").click()
+    expect(page.locator("#add-member")).to_be_visible()
+    assert_accessible(page, "study team page")
+    page.goto("/research/users")
+    expect(page.locator("#invite")).to_be_visible()
+    assert_accessible(page, "researcher accounts page")
+    page.goto("/research/account")
+    expect(page.locator("#change-password")).to_be_visible()
+    assert_accessible(page, "account page")
 
     participant = browser.new_context(base_url=base_url)
     people.append(participant)
