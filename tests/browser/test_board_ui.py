@@ -132,6 +132,7 @@ def test_no_layout_shift_when_the_message_the_hint_or_the_completion_appears(
         assert board["y"] + board["height"] <= panel["y"] < PHONE["height"] - 150, "the hint is under the board"
     page.locator("#apply-hint").click()
     expect(page.locator("#message")).to_contain_text("Hint applied")
+    expect(cell_at(page, clash)).to_be_focused()  # Apply too gives the focus back to the selected cell
     expect(page.locator("#hint-panel")).to_be_hidden()
     assert shift_since(page) == 0, "closing the hint moved the page"
 
