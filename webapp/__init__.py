@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, Response, abort, current_app, g
+from flask import Flask, Response, abort, current_app, g, request
 from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
@@ -105,11 +105,23 @@ def _server_timing(response: Response) -> Response:
     return response
 
 
+# Pages of a study (a participant's, a study game's, a researcher's) load every asset from the app itself, whatever
+# HTMX_SOURCE says: no third-party request while someone takes part. Play pages keep the CDN with SRI.
+OWN_ASSETS_BLUEPRINTS = ("study", "research")
+
+
+def _htmx_source() -> str:
+    """Where this page loads htmx from: the vendored copy on study pages, else the configured source."""
+    if request.blueprint in OWN_ASSETS_BLUEPRINTS or g.get("study_game"):
+        return "vendor"
+    return str(current_app.config["HTMX_SOURCE"])
+
+
 def _htmx_context() -> dict[str, Any]:
     """Template variables that choose where the page loads htmx from."""
     return {
         "htmx": {
-            "source": current_app.config["HTMX_SOURCE"],
+            "source": _htmx_source(),
             "cdn_url": assets.HTMX_CDN_URL,
             "sri": assets.HTMX_SRI,
             "vendor_path": assets.HTMX_VENDOR_PATH,

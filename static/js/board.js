@@ -274,6 +274,11 @@
     game.classList.toggle("paused", clock.state === "paused");
     game.classList.toggle("solved", clock.state === "done");
     document.getElementById("pause").disabled = clock.state === "done";
+    // a paused or finished game's controls are out of use: not only faded but out of the focus order and the
+    // accessibility tree
+    game.querySelectorAll(".controls").forEach(function (controls) {
+      controls.inert = clock.state !== "running";
+    });
     showClock();
   }
 

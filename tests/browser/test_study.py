@@ -492,3 +492,40 @@ def test_reloading_the_break_page_shows_no_error(
     response = person.reload()
     assert response is not None and response.status == 200
     expect(person.locator(".error-message")).to_have_count(0)
+
+
+def test_creating_a_study_shows_progress_while_the_post_is_on_its_way(
+    page: Page, researcher: tuple[str, str], puzzle_pair: list[tuple[str, str]]
+) -> None:
+    """Once the new study's form is sent, its button is disabled and the form says what is happening (seen here on
+    a post answered 204, which leaves the page in place); sent for real, the answer brings the study page."""
+    log_in(page, *researcher)
+    page.goto("/research/studies/new")
+    sent: list[str] = []
+
+    def answer_nothing(route: Route) -> None:
+        """Answer the form's post with 204 (no navigation); let every other request through."""
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.url)
+        route.fulfill(status=204)
+
+    page.route("**/research/studies/new", answer_nothing)
+    page.locator("#name").fill("Progress shown")
+    page.locator("#puzzles").fill(puzzle_pair[0][0])
+    page.locator("#create-study").click()
+    expect(page.locator("#create-study")).to_be_disabled()
+    expect(page.locator("#create-study-status")).to_have_text(
+        "Creating the study: checking the form and the puzzles..."
+    )
+    assert len(sent) == 1
+    page.unroute("**/research/studies/new")
+    page.goto("/research/studies/new")
+    expect(page.locator("#create-study")).to_be_enabled()
+    expect(page.locator("#create-study-status")).to_have_text("")
+    page.locator("#name").fill("Progress shown")
+    page.locator("#puzzles").fill(puzzle_pair[0][0])
+    page.locator("#create-study").click()
+    page.wait_for_url(re.compile(r"/research/studies/\d+$"))
+    expect(page.locator(".flash")).to_have_text("Study created: its 1 puzzles are being prepared.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from itertools import pairwise
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import bank_record, canonical_form, prepared
+from job_support import bank_record, canonical_form, computed_report, prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
@@ -118,6 +119,23 @@ def test_research_pages_need_login(app: Flask, client: FlaskClient) -> None:
     wrong = client.post("/research/login", data={"email": EMAIL, "password": "nope", "csrf_token": token})
     assert wrong.status_code == 401 and "Wrong email or password" in wrong.get_data(as_text=True)
     assert client.post("/research/login", data={"email": EMAIL, "password": PASSWORD}).status_code == 400  # no CSRF
+
+
+def test_each_message_shows_on_the_page_it_was_made_for(
+    app: Flask, client: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """The login request's message shows on the login page, not on the first study page after it."""
+    app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    login_page = client.get("/research/", follow_redirects=True).get_data(as_text=True)
+    assert "Please log in to see your studies." in login_page
+    token = form_token(client, "/research/login")
+    assert client.post(
+        "/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}
+    ).status_code in (302, 303)
+    study_id = create(client, puzzles[:1])
+    page = client.get(f"/research/studies/{study_id}").get_data(as_text=True)
+    assert "Study created: its 1 puzzles are being prepared." in page and "Please log in" not in page
+    assert "Study created" not in client.get(f"/research/studies/{study_id}/report").get_data(as_text=True)
 
 
 def test_create_study_stores_puzzles_with_ratings(
@@ -336,6 +354,79 @@ def test_exports_hold_exactly_the_events_sent(
     assert [p["puzzle"] for p in exported["puzzles"]] == [p for p, _s in puzzles[:2]]
     assert exported["settings"]["hint_rungs"] == 4 and exported["puzzles"][0]["rating"]["D"] is not None
     assert researcher.get(f"/research/studies/{study_id}/export/other.csv").status_code == 404
+
+
+def test_exports_give_client_times_in_whole_milliseconds_and_ratings_to_3_decimals(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """A browser clock's float noise (3763.100000000093 ms) and a D with 16 digits leave the exports rounded."""
+    study_id = create(researcher, puzzles[:1], breaks="")
+    client, _base, token, game_url = first_game(app, study_id)
+    game = game_row(app, game_url.rsplit("/", 1)[1])
+    cell = blanks(game.puzzle)[0]
+    headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    data = {"digit": game.solution[cell], "client_ms": "3763.100000000093"}
+    assert client.post(f"{game_url}/cell/{cell_name(cell)}", data=data, headers=headers).status_code == 200
+    with app.app_context():
+        session = db.get_session()
+        stored = session.get(Game, game.id)
+        assert stored is not None
+        stored.d = 4.123456789012345  # as a rating's float comes out of the engine
+        session.commit()
+    long = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/long.csv").text)))
+    assert [row["client_ms"] for row in long if row["kind"] == "enter"] == ["3763"]
+    wide = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/wide.csv").text)))
+    assert [row["d"] for row in wide] == ["4.123"]
+    exported = researcher.get(f"/research/studies/{study_id}/export/study.json").get_json()
+    shown = [p["D"] for p in exported["puzzles"]]
+    assert all(len(repr(d).split(".")[1]) <= 3 for d in shown), shown
+
+
+EXTERNAL_ASSET = re.compile(r"""<(?:script|link)\b[^>]*\b(?:src|href)="(?:https?:)?//""")
+
+
+def test_study_pages_load_no_asset_from_another_origin(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """With htmx from the CDN configured, a participant's pages and study game and the researcher's study page load
+    every script and style from the app itself, while a play page keeps the CDN."""
+    app.config["HTMX_SOURCE"] = "cdn"
+    study_id = create(researcher, puzzles[:1], breaks="")
+    assert EXTERNAL_ASSET.search(app.test_client().get("/").get_data(as_text=True)), "play pages keep the CDN"
+    client = app.test_client()
+    base = f"/s/{public_id(app, study_id)}"
+    pages = [client.get(base).get_data(as_text=True), client.get(f"{base}/go").get_data(as_text=True)]
+    _client, _base, _token, game_url = first_game(app, study_id)
+    pages += [_client.get(game_url).get_data(as_text=True), researcher.get(f"/research/studies/{study_id}").text]
+    assert all("<script" in page for page in pages)
+    assert [bool(EXTERNAL_ASSET.search(page)) for page in pages] == [False] * 4
+
+
+def test_a_report_with_too_few_data_says_what_is_missing_and_why_refit_cannot_run(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    """One participant who solved one puzzle of two: no empty plot or header-only table, each gap said in words, the
+    Refit button disabled with its reason, and a refit sent anyway answered on the report page itself."""
+    study_id = create(researcher, puzzles[:2], order_scheme="fixed", breaks="")
+    client, _base, token, game_url = first_game(app, study_id)
+    game = game_row(app, game_url.rsplit("/", 1)[1])
+    headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    for cell in blanks(game.puzzle):
+        client.post(f"{game_url}/cell/{cell_name(cell)}", data={"digit": game.solution[cell]}, headers=headers)
+    assert game_row(app, game.id).completed_at is not None
+    page = computed_report(researcher, study_id)
+    assert "Participants with a solved puzzle: 1." in page
+    assert "<svg" not in page and 'id="correlation-table"' not in page and 'id="table-two"' in page
+    missing = re.search(r'<ul id="report-missing"[^>]*>(.*?)</ul>', page, re.S)
+    assert missing is not None
+    assert "at least 3 puzzles; 1 of 2 have one so far" in missing.group(1)
+    assert "needs at least as many solved games as puzzles and participants together (3); 1 so far" in missing.group(1)
+    assert re.search(r'<button type="submit" id="refit" disabled', page)
+    assert "Not yet: The refit needs completed puzzles of at least two different efforts." in page
+    refused = researcher.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": csrf_token_of(page)})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 409 and "Validation report" in text and "Back to the study" in text
+    assert "two different efforts" in text
 
 
 def participants(app: Flask) -> list[str]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, NoReturn, TypeVar
 
-from flask import abort, current_app, redirect, render_template, request, url_for
+from flask import abort, current_app, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import Session
 
@@ -146,6 +146,7 @@ def print_view(puzzle: str) -> ResponseReturnValue:
 def game(game_id: str) -> ResponseReturnValue:
     """The game page, with a new view id; its script reports it shown (``shown``), which starts the clock."""
     current = load_game(game_id)
+    g.study_game = current.participant_id is not None  # a study's page: every asset from the app itself
     page = page_context(get_session(), current)
     return render_template("play/game.html", view=store.new_view_id(), colours=COLOURS, **page.context())
 

@@ -25,6 +25,8 @@ bp = Blueprint("research", __name__, url_prefix="/research")
 login_manager = LoginManager()
 login_manager.login_view = "research.login"
 login_manager.login_message = "Please log in to see your studies."
+# Each message is shown by the page it was made for (its category), never by whichever page comes next.
+login_manager.login_message_category = "login"
 user_cli = AppGroup("user", help="Researcher accounts.")
 study_cli = AppGroup("study", help="Solve-time studies.")
 MIN_PASSWORD = 8

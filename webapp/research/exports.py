@@ -2,7 +2,8 @@
 
 The columns are documented in ``docs/data.md``. Participants appear under their public id (never their
 recruitment labels, which are stored only as keyed hashes); times are UTC ISO 8601 from the server's clock,
-``client_ms`` is the browser's ``performance.now()`` at the action.
+``client_ms`` is the browser's ``performance.now()`` at the action, to the whole millisecond; D to 3 decimals, as
+the rating record gives it.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def long_rows(study: Study, games: list[Played]) -> Iterator[list[Any]]:
                 item.game.id,
                 event.id,
                 _iso(event.server_time),
-                _blank(event.client_ms),
+                _blank(_whole(event.client_ms)),
                 event.kind,
                 cell_name(event.cell) if event.cell is not None else "",
                 _blank(event.digit),
@@ -174,7 +175,7 @@ def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
         item.order_index,
         item.position,
         game.puzzle,
-        _blank(game.d),
+        _blank(_rating(game.d)),
         game.id,
         _iso(game.first_shown_at),
         _iso(game.completed_at),
@@ -196,6 +197,16 @@ def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
         int(timed_out),
         int(game.completed_at is None and is_abandoned(person, study, now)),
     ]
+
+
+def _whole(value: float | None) -> int | None:
+    """A browser time to the whole millisecond (its clock has sub-millisecond float noise)."""
+    return None if value is None else round(value)
+
+
+def _rating(value: float | None) -> float | None:
+    """A rating to 3 decimals, as the rating record gives it."""
+    return None if value is None else round(value, 3)
 
 
 def _round(value: float | None) -> object:
@@ -221,7 +232,7 @@ def study_json(study: Study) -> dict[str, Any]:
         "instructions": study.instructions,
         "created_at": _iso(study.created_at),
         "puzzles": [
-            {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": p.d, "rating": p.rating}
+            {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": _rating(p.d), "rating": p.rating}
             for p in study.puzzles
         ],
     }

@@ -31,6 +31,7 @@ from ..models import Calibration, Game, Participant, Study, StudyPuzzle
 from . import analysis
 
 SEED = 20261122  # the bootstrap's seed: a report is reproducible
+MIN_POINTS = 3  # a correlation or a scatter plot needs at least this many solved puzzles
 
 
 def _metric(path: str) -> Callable[[dict[str, Any]], float | None]:
@@ -234,6 +235,8 @@ def scatter_plots(rows: list[PuzzleRow]) -> dict[str, str]:
     plots = {}
     for key, label in (("mean_log", "mean log solve time (log s)"), ("b", "puzzle difficulty b (log s)")):
         points = [(r.d, v) for r in rows if r.d is not None and (v := _value(r, key)) is not None]
+        if len(points) < MIN_POINTS:
+            continue  # ``missing`` says why there is no plot
         figure, axes = plt.subplots(figsize=(4.5, 3.2))
         axes.scatter([d for d, _v in points], [v for _d, v in points], color="#2f5fd0")
         axes.set_xlabel("D")
@@ -270,18 +273,57 @@ def mean_log_seconds(session: Session, study: Study) -> dict[int, float]:
     return {position: float(np.mean(values)) for position, values in logs.items()}
 
 
+def missing(report: Report) -> list[str]:
+    """What the report cannot show yet because the data are too few, each in a sentence (empty when complete)."""
+    solved = sum(1 for row in report.puzzles if row.completions)
+    if not report.participants:
+        return ["No participant has solved a puzzle yet: the tables and plots appear with the first solved puzzles."]
+    found = []
+    if solved < MIN_POINTS:
+        found.append(
+            f"Correlations and plots need solved games on at least {MIN_POINTS} puzzles; {solved} of "
+            f"{len(report.puzzles)} have one so far."
+        )
+    if report.residual_sd is None:
+        found.append(
+            "The model log t = b(puzzle) - theta(participant) needs at least as many solved games as puzzles and "
+            f"participants together ({len(report.puzzles) + len(report.participants)}); "
+            f"{sum(row.completions for row in report.puzzles)} so far."
+        )
+    return found
+
+
+REFIT_NEEDS = "The refit needs completed puzzles of at least two different efforts."
+
+
+def refit_problem(session: Session, study: Study) -> str | None:
+    """Why the time model cannot be refitted from this study yet, or None when it can (for the report page: read
+    from the stored rating records, never by rating a puzzle again inside the request)."""
+    by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
+    solved = [by_position[p] for p in mean_log_seconds(session, study) if p in by_position]
+    recorded = [(puzzle.rating or {}).get("effort") for puzzle in solved]
+    if any(not isinstance(effort, (int, float)) for effort in recorded):
+        return None if len(solved) >= 2 else REFIT_NEEDS  # an old record: the refit itself rates it
+    return None if len({_effort_x(float(effort)) for effort in recorded}) >= 2 else REFIT_NEEDS  # type: ignore[arg-type]
+
+
+def _effort_x(effort: float) -> float:
+    """The refit's x for an effort: its log (efforts under 1 count as 1)."""
+    return math.log(max(effort, 1.0))
+
+
 def refit_calibration(session: Session, study: Study) -> Calibration:
     """Fit the time model, ln(minutes) = ln(scale) + exponent ln(effort), to the study's mean log minutes and put
     it in force."""
     by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
     means = mean_log_seconds(session, study)
     points = [
-        (math.log(max(puzzle_effort(by_position[position]), 1.0)), mean - math.log(60))
+        (_effort_x(puzzle_effort(by_position[position])), mean - math.log(60))
         for position, mean in sorted(means.items())
         if position in by_position
     ]
     if len({x for x, _y in points}) < 2:
-        raise ValueError("The refit needs completed puzzles of at least two different efforts.")
+        raise ValueError(REFIT_NEEDS)
     slope, intercept = np.polyfit([x for x, _y in points], [y for _x, y in points], 1)
     return put_in_force(session, study.id, float(intercept), float(slope), len(points))
 
@@ -319,4 +361,7 @@ def text_lines(report: Report) -> list[str]:
     for index, minutes in enumerate(report.minutes, 1):
         lines.append(f"{index:>4} " + "".join(f"{_fmt(m, 1):>7}" for m in minutes))
     lines.append(" avg " + "".join(f"{_fmt(m, 1):>7}" for m in report.averages))
+    gaps = missing(report)
+    if gaps:
+        lines += ["", "Missing so far:", *(f"- {gap}" for gap in gaps)]
     return lines

@@ -95,7 +95,8 @@ def new_study() -> ResponseReturnValue:
     if not preparing.enqueue(current_app, study):
         study.heartbeat_at = None  # not queued: the study page queues it again
         get_session().commit()
-    flash(f"Study created: its {studies.Pending.from_json(study.pending or {}).count} puzzles are being prepared.")
+    count = studies.Pending.from_json(study.pending or {}).count
+    flash(f"Study created: its {count} puzzles are being prepared.", "study")
     return redirect(url_for("research.study", study_id=study.id), 303)
 
 
@@ -248,16 +249,24 @@ def export(study_id: int, kind: str) -> ResponseReturnValue:
 def study_report(study_id: int) -> ResponseReturnValue:
     """The validation report (per-puzzle times, every rating against them, the two-way model, Table II) as computed
     for the study's current data; while that is computed, the latest one if any, and a note that polls."""
-    found = owned_study(study_id)
+    return report_page(owned_study(study_id))
+
+
+def report_page(found: Study, refit_error: str | None = None, status: int = 200) -> ResponseReturnValue:
+    """The report page of a study, with a refit's refusal when there was one."""
     session = get_session()
     view = report_cache.peek(session, found)  # the page's poll (a post) queues the computation
-    return render_template(
+    shown = report_cache.served(view.shown, found) if view.shown is not None else None
+    page = render_template(
         "research/report.html",
         study=found,
         view=view,
-        report=report_cache.served(view.shown, found) if view.shown is not None else None,
+        report=shown,
+        missing=report.missing(shown) if shown is not None else [],
+        refit_problem=refit_error or report.refit_problem(session, found),
         calibration=calibration_in_force(session),
     )
+    return page, status
 
 
 @bp.post("/studies/<int:study_id>/report/status")
@@ -280,6 +289,7 @@ def calibrate(study_id: int) -> ResponseReturnValue:
     try:
         fitted = report.refit_calibration(get_session(), found)
     except ValueError as error:
-        abort(409, description=str(error))
-    flash(f"Calibration {fitted.id} is in force: ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} x.")
+        return report_page(found, str(error), 409)  # the report page, saying why, with its way back
+    formula = f"ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} x"
+    flash(f"Calibration {fitted.id} is in force: {formula}.", "report")
     return redirect(url_for("research.study_report", study_id=found.id), 303)

@@ -1,0 +1,159 @@
+"""Accessibility checked by a tool: axe-core run in the browser on every kind of page a player or a participant meets.
+
+axe-core (the npm package, vendored under tests/browser/vendor for the tests only; the app never serves it) runs its
+default rules against the live page; a page passes when no violation is serious or critical. Each page is checked in
+the state a person sees it: the start page, a game, a game with a hint shown, the completion view, and a study's
+consent page and puzzle for a participant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from sudoku_engine.generate import generate_puzzle
+from sudoku_engine.solver import solve
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+EMAIL = "researcher@a11y-tests.example"
+PASSWORD = "correct horse battery staple"
+RUN_AXE = """async () => {
+  const results = await axe.run(document, {resultTypes: ['violations']});
+  return results.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+  }));
+}"""
+JOB_PATIENCE_MS = 120_000
+
+
+@cache
+def axe_source() -> str:
+    """axe-core's script, read once."""
+    return AXE.read_text(encoding="utf-8")
+
+
+def blocking_violations(page: Page) -> list[dict[str, object]]:
+    """The serious and critical violations axe-core finds on the page as it is now."""
+    # evaluated through the devtools protocol: the app's Content-Security-Policy rightly refuses injected scripts
+    page.evaluate(axe_source())
+    found = page.evaluate(RUN_AXE)
+    assert isinstance(found, list)
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+def assert_accessible(page: Page, what: str) -> None:
+    """Fail with axe-core's rule, help text and first targets for each blocking violation."""
+    violations = blocking_violations(page)
+    assert not violations, f"{what}: " + "; ".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {v['targets']}" for v in violations
+    )
+
+
+def puzzle_and_solution(seed: int, givens: int) -> tuple[str, str]:
+    """A generated puzzle and its solution from the solver."""
+    puzzle = str(generate_puzzle(seed=seed, givens=givens).puzzle)
+    solution = solve(puzzle)
+    assert solution is not None
+    return puzzle, str(solution)
+
+
+def open_game(page: Page, puzzle: str) -> None:
+    """Open a game on the puzzle through its link page and wait for the board."""
+    page.goto(f"/p/{puzzle}")
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#board [data-cell]")).to_have_count(81)
+
+
+@pytest.fixture
+def people(browser: Browser, base_url: str) -> Iterator[list[BrowserContext]]:
+    """Browser contexts a test opens (closed after it)."""
+    opened: list[BrowserContext] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def test_axe_core_is_the_vendored_package() -> None:
+    """The vendored file is axe-core itself, with its licence beside it."""
+    assert AXE.read_text(encoding="utf-8")[:40].startswith("/*! axe v4.")
+    assert "Mozilla Public License" in (AXE.parent / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_axe_finds_a_violation_it_should(page: Page, base_url: str) -> None:
+    """The check can fail: an image without a text alternative on the start page is a critical violation."""
+    page.goto("/")
+    page.evaluate("() => document.body.insertAdjacentHTML('beforeend', '<img src=\"data:,\">')")
+    assert any(v["id"] == "image-alt" for v in blocking_violations(page))
+
+
+def test_start_page_game_hint_and_completion_have_no_serious_violation(page: Page, base_url: str) -> None:
+    """The start page, a game, a game with its hint's full step shown, and the completion view."""
+    page.goto("/")
+    expect(page.locator("#difficulty")).to_be_visible()
+    assert_accessible(page, "start page")
+
+    puzzle, solution = puzzle_and_solution(3301, 50)
+    open_game(page, puzzle)
+    assert_accessible(page, "game")
+
+    hint = page.locator("#hint")
+    for rung in range(1, 5):
+        (hint if rung == 1 else page.locator("#hint-panel [data-action=hint]")).click()
+        expect(page.locator("#hint-panel .rungs li")).to_have_count(rung)
+    assert_accessible(page, "game with a hint")
+
+    for cell, char in enumerate(puzzle):
+        if char == ".":
+            page.locator(f'#board [data-cell="r{cell // 9 + 1}c{cell % 9 + 1}"]').click()
+            page.keyboard.press(solution[cell])
+    expect(page.locator("#completion")).to_be_visible()
+    assert_accessible(page, "completion view")
+
+
+def test_study_consent_and_puzzle_pages_have_no_serious_violation(
+    browser: Browser, base_url: str, live_app: tuple[Flask, str], people: list[BrowserContext]
+) -> None:
+    """A researcher's study page, and a participant's consent page and first puzzle."""
+    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
+    assert result.exit_code == 0, result.output
+    researcher = browser.new_context(base_url=base_url)
+    people.append(researcher)
+    page = researcher.new_page()
+    page.goto("/research/login")
+    page.locator("#email").fill(EMAIL)
+    page.locator("#password").fill(PASSWORD)
+    page.locator("#login").click()
+    page.wait_for_url(re.compile(r"/research/$"))
+    assert_accessible(page, "researcher's studies")
+    page.locator("#new-study").click()
+    page.locator("#name").fill("Accessibility study")
+    page.locator("#consent_text").fill("Your solve times are recorded.")
+    page.locator("#instructions").fill("Solve each puzzle.")
+    page.locator("#puzzles").fill(puzzle_and_solution(3302, 60)[0])
+    page.locator("#create-study").click()
+    expect(page.locator("#entry-link")).to_be_visible(timeout=JOB_PATIENCE_MS)
+    assert_accessible(page, "study page")
+    link = page.locator("#entry-link").input_value()
+
+    participant = browser.new_context(base_url=base_url)
+    people.append(participant)
+    taking = participant.new_page()
+    taking.goto(f"{link}?participant_label=a11y-1")
+    expect(taking.locator("#agree")).to_be_visible()
+    assert_accessible(taking, "consent page")
+    taking.locator("#agree").click()
+    expect(taking.locator("#start")).to_be_visible()
+    assert_accessible(taking, "instructions page")
+    taking.locator("#start").click()
+    taking.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    assert_accessible(taking, "study puzzle")
