@@ -111,6 +111,8 @@ class Game(Base):
     centre: Mapped[list[int] | None] = mapped_column(JSON)
     history: Mapped[list[list[list[int]]] | None] = mapped_column(JSON)
     undo_depth: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Colour marks: a list of 81 colour numbers (0 none, else 1..9 of playstate.COLOURS), None when none yet.
+    colour: Mapped[list[int] | None] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     paused_seconds: Mapped[float] = mapped_column(Double, default=0.0, server_default="0")

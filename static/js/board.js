@@ -1,4 +1,6 @@
-// The game page's one script: selection, keyboard, entry modes, highlights, the clock and auto-pause.
+// The game page's one script: selection (one cell or several), keyboard, entry modes, highlights, the pad's
+// counts, the clock and auto-pause. Focus goes back to the selected cell after every control, so arrows and
+// digits always act on the selection the player sees.
 // The board lives on the server: every action is posted through htmx, one at a time and in order, with the
 // client's clock and an idempotency key; the answer swaps in the cells that changed and the controls' state.
 (function () {
@@ -12,7 +14,11 @@
   const base = game.dataset.url;
   const message = document.getElementById("message");
   const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
-  let selected = "r1c1";
+  const modeKeys = {z: "digit", x: "corner", c: "centre", v: "colour"};
+  const modeCycle = ["digit", "corner", "centre", "colour"];
+  let selected = "r1c1";  // the cell the keys move from: the focused one
+  let selection = new Set([selected]);  // every selected cell, the focused one among them
+  let dragging = false;
   let mode = "digit";
   let focusInBoard = false;
   let pending = Promise.resolve();
@@ -46,6 +52,9 @@
     board.querySelectorAll(".selected, .peer, .same").forEach(function (el) {
       el.classList.remove("selected", "peer", "same");
     });
+    board.querySelectorAll('[aria-selected="true"]').forEach(function (el) {
+      el.removeAttribute("aria-selected");
+    });
     board.querySelectorAll('[tabindex="0"]').forEach(function (el) {
       el.setAttribute("tabindex", "-1");
     });
@@ -54,20 +63,14 @@
       return;
     }
     cell.setAttribute("tabindex", "0");
-    cell.classList.add("selected");
-    cell.setAttribute("aria-selected", "true");
-    const row = selected[1];
-    const col = selected[3];
-    const box = boxOf(row, col);
-    board.querySelectorAll("[data-cell]").forEach(function (other) {
-      const name = other.dataset.cell;
-      if (other !== cell && (name[1] === row || name[3] === col || boxOf(name[1], name[3]) === box)) {
-        other.classList.add("peer");
-      }
-      if (other !== cell) {
-        other.removeAttribute("aria-selected");
-      }
+    selection.forEach(function (name) {
+      const member = cellAt(name);
+      member.classList.add("selected");
+      member.setAttribute("aria-selected", "true");
     });
+    if (selection.size === 1) {
+      paintPeers(cell);
+    }
     const digit = cell.dataset.digit;
     if (digit) {
       board.querySelectorAll('[data-digit="' + digit + '"], .m' + digit).forEach(function (el) {
@@ -79,21 +82,79 @@
     if (focusInBoard && document.activeElement !== cell) {
       cell.focus({preventScroll: true});
     }
+    countPad();
+  }
+
+  function paintPeers(cell) {
+    const row = selected[1];
+    const col = selected[3];
+    const box = boxOf(row, col);
+    board.querySelectorAll("[data-cell]").forEach(function (other) {
+      const name = other.dataset.cell;
+      if (other !== cell && (name[1] === row || name[3] === col || boxOf(name[1], name[3]) === box)) {
+        other.classList.add("peer");
+      }
+    });
+  }
+
+  // The pad: how many of each digit are still to place (givens count), a finished digit greyed but usable;
+  // in colour mode the buttons are the palette's colours, named for screen readers.
+  function countPad() {
+    const placed = {};
+    board.querySelectorAll("[data-cell][data-digit]").forEach(function (el) {
+      placed[el.dataset.digit] = (placed[el.dataset.digit] || 0) + 1;
+    });
+    document.querySelectorAll(".pad-digit").forEach(function (button) {
+      const left = Math.max(0, 9 - (placed[button.dataset.digit] || 0));
+      button.querySelector(".pad-left").textContent = String(left);
+      button.classList.toggle("finished", left === 0);
+      const label = mode === "colour" ? "Colour " + button.dataset.colourName
+        : button.dataset.digit + ", " + left + " left";
+      button.setAttribute("aria-label", label);
+    });
+  }
+
+  // Back to the selected cell after a control, so that arrows and digits act on the selection.
+  function backToBoard() {
+    focusInBoard = true;
+    const cell = cellAt(selected);
+    if (cell && !isPaused()) {
+      cell.focus({preventScroll: true});
+    }
   }
 
   function boxOf(row, col) {
     return Math.floor((Number(row) - 1) / 3) * 3 + Math.floor((Number(col) - 1) / 3);
   }
 
-  function select(name) {
+  function select(name, adding) {
     selected = name;
+    if (!adding) {
+      selection = new Set();
+    }
+    selection.add(name);
     paint();
   }
 
-  function move(dRow, dCol) {
+  // Ctrl+click takes a selected cell out of the selection again (never the last one).
+  function toggle(name) {
+    if (!selection.has(name)) {
+      select(name, true);
+      return;
+    }
+    if (selection.size > 1) {
+      selection.delete(name);
+      if (selected === name) {
+        selected = Array.from(selection).pop();
+      }
+    }
+    paint();
+  }
+
+  function move(dRow, dCol, adding) {
     const row = Math.min(9, Math.max(1, Number(selected[1]) + dRow));
     const col = Math.min(9, Math.max(1, Number(selected[3]) + dCol));
-    select("r" + row + "c" + col);
+    select("r" + row + "c" + col, adding);
   }
 
   // Requests: queued so that actions reach the server in the order they were made.
@@ -128,6 +189,11 @@
     if (!cell || isDone() || isPaused()) {
       return;
     }
+    const how = entryMode || mode;
+    if (selection.size > 1 || how === "colour") {
+      post(base + "/cells", {cells: Array.from(selection).join(","), digit: String(digit), mode: how});
+      return;
+    }
     if (cell.classList.contains("given")) {
       say("Row " + selected[1] + ", column " + selected[3] + " is a given and cannot be changed.", true);
       return;
@@ -149,6 +215,8 @@
     document.querySelectorAll("[data-mode]").forEach(function (button) {
       button.setAttribute("aria-pressed", button.dataset.mode === mode ? "true" : "false");
     });
+    document.querySelector(".pad").classList.toggle("colour-mode", mode === "colour");
+    countPad();
   }
 
   function runAction(button) {
@@ -164,8 +232,19 @@
       post(button.dataset.url);
     } else if (action === "check") {
       post(button.dataset.url, {on: button.dataset.on});
+    } else if (action === "restart") {
+      document.getElementById("restart-dialog").showModal();
+      return;
+    } else if (action === "close-hint") {
+      document.querySelector(".hint-dock").classList.add("closed");
     } else {
+      if (action === "hint") {
+        document.querySelector(".hint-dock").classList.remove("closed");
+      }
       post(button.dataset.url);
+    }
+    if (action !== "pause" && action !== "resume") {
+      backToBoard();
     }
   }
 
@@ -194,6 +273,7 @@
     clock = {seconds: Number(timer.dataset.seconds) || 0, since: performance.now(), state: state};
     game.classList.toggle("paused", clock.state === "paused");
     game.classList.toggle("solved", clock.state === "done");
+    document.getElementById("pause").disabled = clock.state === "done";
     // a paused or finished game's controls are out of use: not only faded but out of the focus order and the
     // accessibility tree
     game.querySelectorAll(".controls").forEach(function (controls) {
@@ -258,7 +338,24 @@
         return;
       }
       event.preventDefault();
-      move(moves[event.key][0], moves[event.key][1]);
+      move(moves[event.key][0], moves[event.key][1], event.shiftKey || ctrl);
+      return;
+    }
+    if (event.target.closest("dialog") || event.altKey) {
+      return;
+    }
+    if (!ctrl && modeKeys[key]) {
+      event.preventDefault();
+      setMode(modeKeys[key]);
+      return;
+    }
+    if (event.key === " " && event.target.closest("#board")) {
+      event.preventDefault();
+      setMode(modeCycle[(modeCycle.indexOf(mode) + 1) % modeCycle.length]);
+      return;
+    }
+    if (event.key === "Escape" && selection.size > 1) {
+      select(selected);
       return;
     }
     const code = /^(Digit|Numpad)([0-9])$/.exec(event.code || "");
@@ -276,11 +373,46 @@
     }
   }
 
-  board.addEventListener("click", function (event) {
+  // Pointer selection: a press selects one cell (Shift adds it, Ctrl or Cmd toggles it) and a drag adds every
+  // cell it passes over, for mouse, pen and touch alike (the board takes no touch scrolling).
+  board.addEventListener("pointerdown", function (event) {
     const cell = event.target.closest("[data-cell]");
-    if (cell) {
-      focusInBoard = true;
-      select(cell.dataset.cell);
+    if (!cell || (event.pointerType === "mouse" && event.button !== 0)) {
+      return;
+    }
+    if (event.target.hasPointerCapture && event.target.hasPointerCapture(event.pointerId)) {
+      event.target.releasePointerCapture(event.pointerId);
+    }
+    focusInBoard = true;
+    dragging = true;
+    if (event.ctrlKey || event.metaKey) {
+      toggle(cell.dataset.cell);
+    } else {
+      select(cell.dataset.cell, event.shiftKey);
+    }
+  });
+  board.addEventListener("pointermove", function (event) {
+    if (!dragging) {
+      return;
+    }
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const cell = under && under.closest("[data-cell]");
+    if (cell && board.contains(cell) && !selection.has(cell.dataset.cell)) {
+      select(cell.dataset.cell, true);
+    }
+  });
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      dragging = false;
+    });
+  });
+  // A press on the board or on a control does not move the focus: it stays on the selected cell.
+  game.addEventListener("mousedown", function (event) {
+    if (event.target.closest("#board") || (event.target.closest("button") && !event.target.closest("dialog"))) {
+      event.preventDefault();
+      if (event.target.closest("#board")) {
+        backToBoard();
+      }
     }
   });
   board.addEventListener("focusin", function (event) {
@@ -301,13 +433,24 @@
     if (!button || !game.contains(button)) {
       return;
     }
+    if (button.closest("dialog")) {
+      return;
+    }
     if (button.dataset.mode) {
       setMode(button.dataset.mode);
+      backToBoard();
     } else if (button.dataset.digit !== undefined) {
       enter(Number(button.dataset.digit));
+      backToBoard();
     } else if (button.dataset.action) {
       runAction(button);
     }
+  });
+  document.getElementById("restart-dialog").addEventListener("close", function (event) {
+    if (event.target.returnValue === "restart") {
+      post(document.getElementById("restart").dataset.url);
+    }
+    backToBoard();
   });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden") {

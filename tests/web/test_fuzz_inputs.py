@@ -42,7 +42,8 @@ TEXT = st.one_of(ANY_TEXT, st.sampled_from(NASTY_TEXT))
 FORM_VALUES: dict[str, list[str]] = {
     "slider": ["30"],
     "digit": ["5", "0"],
-    "mode": ["digit", "corner", "centre"],
+    "mode": ["digit", "corner", "centre", "colour"],
+    "cells": ["r1c1,r2c2"],
     "client_ms": ["1500"],
     "key": ["k1"],
     "reason": ["button", "hidden"],
@@ -281,6 +282,21 @@ def test_cell_entries_with_any_fields(fuzzing: Fuzzing, name: str, digit: str, c
     response = fuzzing.player.post(
         f"/g/{game_id}/cell/{quote(name, safe='')}",
         data={"digit": digit, "client_ms": client_ms},
+        headers=fuzzing.player_headers,
+    )
+    assert_clear(response.status_code, response.get_data(as_text=True))
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    cells=st.one_of(ANY_TEXT, st.lists(st.sampled_from(["r1c1", "r1c2", "r9c9", "R5C5", "r0c0"])).map(",".join)),
+    digit=ANY_TEXT,
+    mode=st.one_of(ANY_TEXT, st.sampled_from(["digit", "corner", "centre", "colour"])),
+)
+def test_selection_actions_with_any_fields(fuzzing: Fuzzing, cells: str, digit: str, mode: str) -> None:
+    response = fuzzing.player.post(
+        f"/g/{fuzzing.real['game_id']}/cells",
+        data={"cells": cells, "digit": digit, "mode": mode},
         headers=fuzzing.player_headers,
     )
     assert_clear(response.status_code, response.get_data(as_text=True))

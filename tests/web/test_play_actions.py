@@ -329,3 +329,108 @@ def test_a_stored_hint_reads_back_as_stored_and_one_stored_without_marks_still_s
     page = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert page.count("<li>") == 3 and "hint-effect" in page
     assert not re.search(r'class="m m\d( cause)? target"', page)  # no candidates of the step are marked
+
+
+# Selections, colour marks, clearing marks and restarting ------------------------------------------------------
+
+
+def test_a_digit_on_selected_cells_is_one_event_one_undo_and_counts_each_wrong_digit(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], generated: Generated, game_id: str
+) -> None:
+    puzzle, solution = str(generated.puzzle), str(generated.solution)
+    given = next(c for c in range(81) if puzzle[c] != ".")
+    chosen = blanks(puzzle)[:4]
+    digit = solution[chosen[0]]
+    wrong = sum(solution[c] != digit for c in chosen)
+    names = ",".join(cell_name(c) for c in [*chosen, given])
+    response = post(client, csrf_headers, game_id, "cells", cells=names, digit=digit, key="sel-1")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert f"{digit} in 4 cells." in response.get_data(as_text=True)
+    game = game_row(app, game_id)
+    assert [game.entries[c] for c in chosen] == [digit] * 4 and game.entries[given] == "."
+    assert game.mistakes == wrong
+    assert post(client, csrf_headers, game_id, "cells", cells=names, digit=digit, key="sel-1").status_code == 200
+    events = events_of(app, game_id)
+    assert [e.kind for e in events] == ["show", "enter"], "the repeated key changed nothing"
+    assert events[1].cell is None and events[1].detail is not None
+    assert events[1].detail["cells"] == [*chosen, given]
+    post(client, csrf_headers, game_id, "undo")
+    assert game_row(app, game_id).entries == "." * 81
+
+
+def test_colour_marks_are_stored_shown_named_and_undone(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], generated: Generated, game_id: str
+) -> None:
+    puzzle = str(generated.puzzle)
+    given = next(c for c in range(81) if puzzle[c] != ".")
+    empty = blanks(puzzle)[0]
+    names = f"{cell_name(given)},{cell_name(empty)}"
+    response = post(client, csrf_headers, game_id, "cells", cells=names, digit="2", mode="colour")
+    assert response.status_code == 200 and "Colour orange: 2 cells." in response.get_data(as_text=True)
+    colour = game_row(app, game_id).colour
+    assert colour is not None and colour[given] == colour[empty] == 2 and sum(colour) == 4
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert f'aria-label="{spoken(empty)}, empty, colour orange"' in page
+    assert f'aria-label="{spoken(given)}, given {puzzle[given]}, colour orange"' in page
+    assert len(re.findall(r'class="cell [^"]*\bcolour-2\b', page)) == 2
+    assert events_of(app, game_id)[-1].kind == "colour" and events_of(app, game_id)[-1].mode == "colour"
+    post(client, csrf_headers, game_id, "undo")
+    assert game_row(app, game_id).colour == [0] * 81
+    post(client, csrf_headers, game_id, "redo")
+    again = game_row(app, game_id).colour
+    assert again is not None and again[given] == 2
+
+
+def test_clear_marks_and_restart_are_one_undoable_action_and_keep_the_clock(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], generated: Generated, game_id: str
+) -> None:
+    puzzle, solution = str(generated.puzzle), str(generated.solution)
+    first, second = blanks(puzzle)[:2]
+    post(client, csrf_headers, game_id, "autofill")
+    post(client, csrf_headers, game_id, "cells", cells=cell_name(second), digit="4", mode="colour")
+    enter(client, csrf_headers, game_id, cell_name(first), str(int(solution[first]) % 9 + 1))  # a wrong digit
+    response = post(client, csrf_headers, game_id, "clear-marks")
+    assert response.status_code == 200 and "Marks cleared:" in response.get_data(as_text=True)
+    game = game_row(app, game_id)
+    assert game.centre == [0] * 81 and game.colour == [0] * 81 and game.entries[first] != "."
+    post(client, csrf_headers, game_id, "undo")
+    game = game_row(app, game_id)
+    assert game.centre is not None and game.centre[second] and game.colour is not None and game.colour[second] == 4
+    started = game.first_shown_at
+    response = post(client, csrf_headers, game_id, "restart")
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200 and "The clock keeps running" in body
+    game = game_row(app, game_id)
+    assert game.entries == "." * 81 and game.centre == [0] * 81 and game.colour == [0] * 81
+    assert game.first_shown_at == started and game.mistakes == 1, "time and mistakes stay as they were"
+    assert [e.kind for e in events_of(app, game_id)][-2:] == ["undo", "restart"]
+    post(client, csrf_headers, game_id, "undo")
+    assert game_row(app, game_id).entries[first] != "."
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({"cells": "", "digit": "5"}, 400, "Send the selected cells"),
+        ({"cells": "r1c1,r1c1", "digit": "5"}, 400, "named twice"),
+        ({"cells": "r1c1,r0c3", "digit": "5"}, 400, "not a cell name"),
+        ({"cells": "r1c1", "digit": "5", "mode": "paint"}, 400, "not an entry mode"),
+        ({"cells": "r1c1", "digit": "55"}, 400, "not a digit"),
+    ],
+)
+def test_bad_selections_are_refused_with_a_message(
+    client: FlaskClient, csrf_headers: dict[str, str], game_id: str, fields: dict[str, str], status: int, message: str
+) -> None:
+    response = post(client, csrf_headers, game_id, "cells", **fields)
+    assert response.status_code == status and message in response.get_data(as_text=True)
+
+
+def test_a_selection_of_givens_only_is_refused(
+    client: FlaskClient, csrf_headers: dict[str, str], generated: Generated, game_id: str
+) -> None:
+    givens = [c for c in range(81) if str(generated.puzzle)[c] != "."][:2]
+    names = ",".join(cell_name(c) for c in givens)
+    for mode in ("digit", "corner", "centre"):
+        response = post(client, csrf_headers, game_id, "cells", cells=names, digit="5", mode=mode)
+        assert response.status_code == 409 and "givens" in response.get_data(as_text=True)
+    assert client.post(f"/g/{game_id}/restart").status_code == 400, "no CSRF token"

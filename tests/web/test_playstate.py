@@ -178,3 +178,149 @@ def test_conflicts_are_both_cells_of_each_repeat(generated: Generated) -> None:
     clashes = playstate.conflicts(values)
     assert {0, 1} <= clashes and len(clashes) == 3
     assert all(values[c] == values[1] for c in clashes)
+
+
+# Selections, colour marks, clearing marks and restarting ------------------------------------------------------
+
+
+def full_snapshot(state: PlayState) -> tuple[tuple[int, ...], ...]:
+    """Digits, both kinds of pencil marks and the colour marks."""
+    return (*snapshot(state), tuple(state.colour))
+
+
+def test_a_digit_on_a_selection_skips_givens_clears_peers_marks_and_is_one_undo_step() -> None:
+    state = state_of(PUZZLE)
+    r1c1, r1c3, r5c5, r9c9, r1c9 = (parse_cell(n) for n in ("r1c1", "r1c3", "r5c5", "r9c9", "r1c9"))
+    playstate.toggle_mark(state, r1c9, 6, "centre")  # a peer of r1c3 (row 1)
+    playstate.toggle_mark(state, r1c9, 7, "centre")
+    before = full_snapshot(state)
+    playstate.place_many(state, [r1c1, r1c3, r5c5, r9c9], 6)
+    assert state.entries[r1c1] == 0, "r1c1 is a given: left as it is"
+    assert [state.entries[c] for c in (r1c3, r5c5, r9c9)] == [6, 6, 6]
+    assert state.centre[r1c9] == bit(7)
+    assert len(state.history) == 3
+    state.undo()
+    assert full_snapshot(state) == before
+    state.redo()
+    playstate.place_many(state, [r1c3, r5c5, r9c9], 6)  # all hold 6 already: cleared
+    assert [state.entries[c] for c in (r1c3, r5c5, r9c9)] == [0, 0, 0]
+    with pytest.raises(ActionRefused, match="givens"):
+        playstate.place_many(state, [0, 1], 4)
+
+
+def test_marks_on_a_selection_are_added_to_all_unless_all_have_them() -> None:
+    state = state_of(PUZZLE)
+    cells = [parse_cell(n) for n in ("r3c3", "r4c4", "r5c5")]
+    playstate.toggle_mark(state, cells[0], 2, "corner")
+    playstate.place(state, parse_cell("r6c6"), 8)
+    playstate.mark_many(state, [*cells, parse_cell("r6c6")], 2, "corner")  # r6c6 holds a digit: skipped
+    assert [state.corner[c] for c in cells] == [bit(2)] * 3 and state.corner[parse_cell("r6c6")] == 0
+    playstate.mark_many(state, cells, 2, "corner")
+    assert [state.corner[c] for c in cells] == [0] * 3
+    playstate.mark_many(state, cells, 9, "centre")
+    assert [state.centre[c] for c in cells] == [bit(9)] * 3
+    with pytest.raises(ActionRefused, match="hold digits"):
+        playstate.mark_many(state, [parse_cell("r6c6")], 1, "centre")
+    with pytest.raises(ActionRefused, match="not a kind"):
+        playstate.mark_many(state, cells, 1, "colour")
+
+
+def test_colour_marks_go_on_any_cell_toggle_and_undo() -> None:
+    state = state_of(PUZZLE)
+    given, empty = parse_cell("r1c1"), parse_cell("r7c7")
+    playstate.colour_many(state, [given, empty], 3)
+    assert state.colour[given] == 3 and state.colour[empty] == 3
+    playstate.colour_many(state, [empty], 5)
+    playstate.colour_many(state, [given, empty], 3)  # not all are 3: both become 3
+    assert (state.colour[given], state.colour[empty]) == (3, 3)
+    playstate.colour_many(state, [given, empty], 3)  # all are 3: taken away
+    assert state.colour == [0] * 81
+    state.undo()
+    assert (state.colour[given], state.colour[empty]) == (3, 3)
+    state.undo()
+    assert (state.colour[given], state.colour[empty]) == (3, 5)
+    playstate.place(state, empty, 4)
+    assert state.colour[empty] == 5, "a digit keeps the cell's colour"
+    with pytest.raises(ActionRefused, match="no colour 10"):
+        playstate.colour_many(state, [empty], 10)
+
+
+def test_erase_on_a_selection_takes_digits_then_marks_then_colours() -> None:
+    state = state_of(PUZZLE)
+    a, b = parse_cell("r4c1"), parse_cell("r8c2")
+    playstate.colour_many(state, [a, b], 2)
+    playstate.toggle_mark(state, b, 5, "centre")
+    playstate.place(state, a, 3)
+    playstate.erase_many(state, [a, b])
+    assert state.cell(a) == (0, 0, 0) and state.cell(b) == (0, 0, bit(5))
+    playstate.erase_many(state, [a, b])
+    assert state.cell(b) == (0, 0, 0) and state.colour[a] == state.colour[b] == 2
+    playstate.erase_many(state, [a, b])
+    assert state.colour == [0] * 81
+
+
+def test_clear_marks_and_restart_are_one_action_each() -> None:
+    state = state_of(PUZZLE)
+    playstate.autofill(state)
+    playstate.toggle_mark(state, parse_cell("r9c9"), 1, "corner")
+    playstate.colour_many(state, [0, 40], 7)
+    playstate.place(state, parse_cell("r5c5"), 9)
+    with_marks = full_snapshot(state)
+    playstate.clear_marks(state)
+    assert state.corner == [0] * 81 and state.centre == [0] * 81 and state.colour == [0] * 81
+    assert state.entries[parse_cell("r5c5")] == 9
+    state.undo()
+    assert full_snapshot(state) == with_marks
+    depth = len(state.history) - state.undo_depth  # the undone clear is dropped by the next action
+    playstate.restart(state)
+    assert full_snapshot(state) == full_snapshot(state_of(PUZZLE)) and len(state.history) == depth + 1
+    state.undo()
+    assert full_snapshot(state) == with_marks
+
+
+def test_history_rows_stored_before_colour_marks_still_undo_and_redo() -> None:
+    state = state_of(PUZZLE)
+    r1c3 = parse_cell("r1c3")
+    # [cell, digit, corner, centre before, digit, corner, centre after]: 7 ints, as stored before colour marks.
+    state.history = [[[r1c3, 0, 0, 0, 0, 0, bit(4)]], [[r1c3, 0, 0, bit(4), 6, 0, 0]]]
+    state.entries[r1c3] = 6
+    state.undo()
+    assert state.cell(r1c3) == (0, 0, bit(4))
+    state.undo()
+    assert state.cell(r1c3) == (0, 0, 0)
+    state.redo()
+    state.redo()
+    assert state.cell(r1c3) == (6, 0, 0) and state.colour == [0] * 81
+
+
+def test_a_random_session_with_selections_and_colours_replays_exactly() -> None:
+    rng = random.Random(11)
+    state = state_of(PUZZLE)
+    snapshots = [full_snapshot(state)]
+    for _ in range(80):
+        cells = rng.sample(range(81), rng.randint(1, 4))
+        kind = rng.choice(["digit", "corner", "centre", "colour", "erase", "clear_marks", "restart"])
+        try:
+            if kind == "digit":
+                playstate.place_many(state, cells, rng.randint(0, 9))
+            elif kind == "colour":
+                playstate.colour_many(state, cells, rng.randint(0, 9))
+            elif kind == "erase":
+                playstate.erase_many(state, cells)
+            elif kind in ("clear_marks", "restart") and rng.random() < 0.2:
+                getattr(playstate, kind)(state)
+            elif kind in ("corner", "centre"):
+                playstate.mark_many(state, cells, rng.randint(1, 9), kind)
+        except ActionRefused:
+            continue
+        if full_snapshot(state) != snapshots[-1]:
+            snapshots.append(full_snapshot(state))
+        stored = [playstate.Change.from_json(row).as_json() for row in state.history]
+        assert stored == state.history, "what is stored reads back as the same change"
+    assert len(state.history) == len(snapshots) - 1 > 20
+    for expected in reversed(snapshots[:-1]):
+        state.undo()
+        assert full_snapshot(state) == expected
+    for expected in snapshots[1:]:
+        state.redo()
+        assert full_snapshot(state) == expected

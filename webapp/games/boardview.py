@@ -31,6 +31,7 @@ class CellView:
     hint: str = ""  # "", "area", "cause" or "effect"
     cause_digits: tuple[int, ...] = ()  # candidates of the hint's pattern in this cell
     effect_digits: tuple[int, ...] = ()  # candidates the hint removes or places here
+    colour: int = 0  # the colour mark, 0 for none, else 1..9 (playstate.COLOURS)
 
     def mark_class(self, digit: int) -> str:
         """The classes of a mark: its digit, and whether the hint's pattern or effect is about it."""
@@ -74,6 +75,8 @@ class CellView:
             names.append("mistake")
         if self.hint:
             names.append(f"hint-{self.hint}")
+        if self.colour:
+            names.append(f"colour-{self.colour}")
         return " ".join(names)
 
     @property
@@ -90,6 +93,8 @@ class CellView:
                 parts.append("corner marks " + " ".join(map(str, self.corner)))
             if self.centre:
                 parts.append("candidates " + " ".join(map(str, self.centre)))
+        if self.colour:
+            parts.append(f"colour {playstate.COLOURS[self.colour - 1]}")
         if self.conflict:
             parts.append("conflict")
         if self.mistake:
@@ -118,6 +123,7 @@ def board(game: Game) -> list[CellView]:
             hint=shown.roles.get(cell, ""),
             cause_digits=shown.cause.get(cell, ()),
             effect_digits=shown.effect.get(cell, ()),
+            colour=state.colour[cell],
         )
         for cell in range(81)
     ]

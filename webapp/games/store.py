@@ -200,6 +200,7 @@ def state_of(game: Game) -> PlayState:
         centre=list(game.centre or [0] * 81),
         history=[list(action) for action in game.history or []],
         undo_depth=game.undo_depth,
+        colour=list(game.colour or [0] * 81),
     )
 
 
@@ -210,29 +211,50 @@ def store_state(game: Game, state: PlayState) -> None:
     game.centre = list(state.centre)
     game.history = [list(action) for action in state.history]
     game.undo_depth = state.undo_depth
+    game.colour = list(state.colour)
 
 
 @dataclass(frozen=True)
 class Action:
-    """One request to change the board: a digit, a mark, a clear, auto-candidates, undo or redo."""
+    """One request to change the board: a digit, a mark, a clear, auto-candidates, undo or redo; on a selection
+    of ``cells`` a digit, a mark, a colour (``digit`` is the colour's number) or an erase."""
 
-    kind: str  # digit, corner, centre, clear, autofill, undo, redo
+    kind: str  # digit, corner, centre, clear, autofill, undo, redo, colour, erase, clear_marks, restart
     cell: int | None = None
     digit: int = 0
+    cells: tuple[int, ...] = ()
 
 
 ACTION_KINDS = ("digit", "corner", "centre", "clear", "autofill", "undo", "redo")
+SELECTION_KINDS = ("digit", "corner", "centre", "colour", "erase")
+BOARD_KINDS: dict[str, Callable[[PlayState], Change]] = {
+    "undo": PlayState.undo,
+    "redo": PlayState.redo,
+    "autofill": playstate.autofill,
+    "clear_marks": playstate.clear_marks,
+    "restart": playstate.restart,
+}
+
+
+def _changed_selection(state: PlayState, action: Action) -> Change:
+    """Apply an action on a selection of cells (one change, one undo step)."""
+    kind, cells = action.kind, action.cells
+    if kind == "digit":
+        return playstate.place_many(state, cells, action.digit)
+    if kind == "colour":
+        return playstate.colour_many(state, cells, action.digit)
+    if kind == "erase":
+        return playstate.erase_many(state, cells)
+    return playstate.mark_many(state, cells, action.digit, kind)
 
 
 def _changed(state: PlayState, action: Action) -> Change:
     """Apply an action to the play state; ActionRefused says why it cannot be done."""
     kind, cell = action.kind, action.cell
-    if kind == "undo":
-        return state.undo()
-    if kind == "redo":
-        return state.redo()
-    if kind == "autofill":
-        return playstate.autofill(state)
+    if kind in BOARD_KINDS:
+        return BOARD_KINDS[kind](state)
+    if action.cells:
+        return _changed_selection(state, action)
     if cell is None:
         raise ActionRefused(f"a {kind} action needs a cell")
     if kind == "digit":
@@ -245,11 +267,33 @@ def _changed(state: PlayState, action: Action) -> Change:
 def _event_kind(action: Action, change: Change) -> str:
     """The event name of an applied action (a digit that cleared its cell is a 'clear')."""
     if action.kind == "digit":
-        cell = action.cell
-        return "enter" if any(c == cell and after[0] for c, _b, after in change.cells) else "clear"
+        cells = action.cells or (action.cell,)
+        return "enter" if any(c in cells and after[0] for c, _b, after in change.cells) else "clear"
     if action.kind in ("corner", "centre"):
         return "mark"
-    return action.kind
+    return "clear" if action.kind == "erase" else action.kind
+
+
+def _wrong_entries(game: Game, action: Action, change: Change) -> int:
+    """How many digits this action put where the solution has another."""
+    if action.kind != "digit" or not action.digit:
+        return 0
+    cells = action.cells or (action.cell,)
+    placed = [c for c, _b, after in change.cells if c in cells and after[0] == action.digit]
+    return sum(int(game.solution[c]) != action.digit for c in placed)
+
+
+def _event_fields(action: Action, change: Change) -> dict[str, Any]:
+    """The event's cell, digit, mode and detail for an applied action."""
+    detail: dict[str, Any] | None = None
+    if action.kind in ("undo", "redo", "autofill", "clear_marks", "restart"):
+        detail = {"change": change.as_json()}
+    cell = action.cell
+    if action.cells:
+        detail = {"cells": list(action.cells), "change": change.as_json()}
+        cell = action.cells[0] if len(action.cells) == 1 else None
+    mode = action.kind if action.kind in (*playstate.MARK_KINDS, "colour") else "digit"
+    return {"cell": cell, "digit": action.digit or None, "mode": mode, "detail": detail}
 
 
 @dataclass(frozen=True)
@@ -324,23 +368,8 @@ def act(
         change = _changed(state, action)
         store_state(game, state)
         kind = _event_kind(action, change)
-        wrong = kind == "enter" and action.cell is not None and int(game.solution[action.cell]) != action.digit
-        if wrong:
-            game.mistakes += 1
-        detail = {"change": change.as_json()} if action.kind in ("undo", "redo", "autofill") else None
-        mode = action.kind if action.kind in playstate.MARK_KINDS else "digit"
-        log_event(
-            session,
-            game,
-            now,
-            kind,
-            client_ms,
-            key,
-            cell=action.cell,
-            digit=action.digit or None,
-            mode=mode,
-            detail=detail,
-        )
+        game.mistakes += _wrong_entries(game, action, change)
+        log_event(session, game, now, kind, client_ms, key, **_event_fields(action, change))
         solved = complete_if_solved(session, game, now)
         return Outcome(solved=solved, announce=announcement(kind, action, change, state))
 
@@ -362,6 +391,8 @@ def log_event(
 
 def announcement(kind: str, action: Action, change: Change, state: PlayState) -> str:
     """The sentence the page's live region reads out after an action."""
+    if action.cells and (len(action.cells) > 1 or kind == "colour"):
+        return selection_announcement(kind, action, change)
     if kind == "enter" and action.cell is not None:
         text = f"{action.digit} in row {action.cell // 9 + 1}, column {action.cell % 9 + 1}."
         if action.cell in playstate.conflicts(state.values()):
@@ -371,9 +402,28 @@ def announcement(kind: str, action: Action, change: Change, state: PlayState) ->
         return f"Row {action.cell // 9 + 1}, column {action.cell % 9 + 1} cleared."
     if kind == "mark":
         return ""
-    count = len(change.cells)
-    names = {"autofill": "Candidates filled in", "undo": "Undone", "redo": "Redone"}
-    return f"{names[kind]}: {count} cell{'s' if count != 1 else ''} changed." if kind in names else ""
+    count = len({c for c, _b, _a in change.cells} | {c for c, _b, _a in change.colours})
+    if kind == "restart":
+        return f"Restarted: {cells_text(count)} cleared. The clock keeps running: the solve time counts from the start."
+    names = {"autofill": "Candidates filled in", "undo": "Undone", "redo": "Redone", "clear_marks": "Marks cleared"}
+    return f"{names[kind]}: {cells_text(count)} changed." if kind in names else ""
+
+
+def cells_text(count: int) -> str:
+    """'1 cell', '3 cells'."""
+    return f"{count} cell{'s' if count != 1 else ''}"
+
+
+def selection_announcement(kind: str, action: Action, change: Change) -> str:
+    """The sentence read out after an action on several selected cells."""
+    count = len({c for c, _b, _a in change.cells} | {c for c, _b, _a in change.colours})
+    if kind == "enter":
+        return f"{action.digit} in {cells_text(count)}."
+    if kind == "clear":
+        return f"{cells_text(count).capitalize()} cleared."
+    if kind == "colour":
+        return f"Colour {playstate.COLOURS[action.digit - 1]}: {cells_text(count)}." if action.digit else ""
+    return ""
 
 
 def enter(session: Session, game: Game, cell: int, digit: int, client_ms: float | None) -> bool:

@@ -52,6 +52,7 @@ def parse_client_ms(text: str | None) -> float | None:
 
 
 MODES = ("digit", "corner", "centre")
+SELECTION_MODES = ("digit", "corner", "centre", "colour")
 KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 
 
@@ -61,6 +62,25 @@ def parse_mode(text: str | None) -> str:
     if value not in MODES:
         raise ValueError(f"{text!r} is not an entry mode: send digit, corner or centre.")
     return value
+
+
+def parse_selection_mode(text: str | None) -> str:
+    """The entry mode of an action on selected cells: digit (the default), corner, centre or colour."""
+    value = (text or "digit").strip()
+    if value not in SELECTION_MODES:
+        raise ValueError(f"{text!r} is not an entry mode: send digit, corner, centre or colour.")
+    return value
+
+
+def parse_cells(text: str | None) -> tuple[int, ...]:
+    """Selected cells as names separated by commas ("r1c1,r1c2"): 1 to 81 distinct cells, in the order sent."""
+    names = [name.strip() for name in (text or "").split(",")]
+    if not text or not 1 <= len(names) <= 81:
+        raise ValueError("Send the selected cells as 1 to 81 cell names separated by commas, such as r1c1,r1c2.")
+    cells = tuple(dict.fromkeys(parse_cell_name(name) for name in names))
+    if len(cells) != len(names):
+        raise ValueError("A cell is named twice in the selection.")
+    return cells
 
 
 def parse_key(text: str | None) -> str | None:

@@ -19,17 +19,19 @@ from ..games.access import StudyPlace, may_play, study_context
 from ..games.boardview import CellView
 from ..games.calibration import calibration_in_force, slider_description
 from ..games.hints import GameHint
-from ..games.playstate import ActionRefused, PlayState
+from ..games.playstate import COLOURS, ActionRefused, PlayState
 from ..games.store import Action, Difficulty, Outcome
 from ..models import Game
 from . import bp
 from .inputs import (
     parse_cell_name,
+    parse_cells,
     parse_client_ms,
     parse_digit,
     parse_key,
     parse_mode,
     parse_pause_reason,
+    parse_selection_mode,
     parse_slider,
     parse_switch,
     parse_view,
@@ -151,7 +153,7 @@ def game(game_id: str) -> ResponseReturnValue:
     current = load_game(game_id)
     g.study_game = current.participant_id is not None  # a study's page: every asset from the app itself
     page = page_context(get_session(), current)
-    return render_template("play/game.html", view=store.new_view_id(), **page.context())
+    return render_template("play/game.html", view=store.new_view_id(), colours=COLOURS, **page.context())
 
 
 @bp.post("/g/<game_id>/shown")
@@ -234,8 +236,21 @@ def cell(game_id: str, name: str) -> ResponseReturnValue:
     return board_action(current, lambda s, g, ms, key: store.act(s, g, action, ms, key))
 
 
+@bp.post("/g/<game_id>/cells")
+def cells(game_id: str) -> ResponseReturnValue:
+    """On the selected cells, as one action: a digit, a corner or centre mark, a colour (mode colour, digit the
+    colour's number, 0 takes colours away), or an erase (digit 0 in the other modes)."""
+    selection = parsed(parse_cells, request.form.get("cells"))
+    digit = parsed(parse_digit, request.form.get("digit"))
+    mode = parsed(parse_selection_mode, request.form.get("mode"))
+    if mode != "colour" and not digit:
+        mode = "erase"
+    action = Action(mode, cells=selection, digit=digit)
+    return board_action(load_game(game_id), lambda s, g, ms, key: store.act(s, g, action, ms, key))
+
+
 def _simple(kind: str) -> Callable[[str], ResponseReturnValue]:
-    """A route body for an action without arguments (undo, redo, autofill)."""
+    """A route body for an action without arguments (undo, redo, autofill, clear marks, restart)."""
 
     def view(game_id: str) -> ResponseReturnValue:
         return board_action(load_game(game_id), lambda s, g, ms, key: store.act(s, g, Action(kind), ms, key))
@@ -245,8 +260,8 @@ def _simple(kind: str) -> Callable[[str], ResponseReturnValue]:
     return view
 
 
-for _kind in ("undo", "redo", "autofill"):
-    bp.add_url_rule(f"/g/<game_id>/{_kind}", view_func=_simple(_kind), methods=["POST"])
+for _kind in ("undo", "redo", "autofill", "clear_marks", "restart"):
+    bp.add_url_rule(f"/g/<game_id>/{_kind.replace('_', '-')}", view_func=_simple(_kind), methods=["POST"])
 
 
 @bp.post("/g/<game_id>/pause")
