@@ -70,10 +70,13 @@ def parse_notation(text: str | None) -> str:
 
 
 def local_path(text: str | None) -> str:
-    """Where to go back to: a path of this site (``/g/...``), else the start page."""
-    if text and text.startswith("/") and not text.startswith("//") and "\\" not in text:
-        return text
-    return url_for("play.index")
+    """Where to go back to: a path of this site (``/g/...``), else the start page. Whitespace, control characters
+    and backslashes are refused: browsers drop or turn them into slashes, so "/\t/host" would lead to another site."""
+    if not text or not text.startswith("/") or text.startswith("//") or "\\" in text:
+        return url_for("play.index")
+    if not all(ch.isprintable() and not ch.isspace() for ch in text):
+        return url_for("play.index")
+    return text
 
 
 @bp.post("/notation")
