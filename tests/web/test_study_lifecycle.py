@@ -10,8 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from job_support import computed_report, prepared
 from sqlalchemy import func, select, text
-from test_studies import EMAIL, PASSWORD, enter_study, form_token, public_id
+from test_studies import EMAIL, enter_study, form_token, public_id
 from test_study_rights import Person, participant_row, solve, stored
+from test_team import account, logged_in
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
@@ -33,22 +34,16 @@ def consumer(app: Flask) -> Iterator[None]:
         yield
 
 
-def logged_in(app: Flask, email: str) -> FlaskClient:
+def new_researcher(app: Flask, email: str) -> FlaskClient:
     """A new researcher account, logged in."""
-    assert app.test_cli_runner().invoke(args=["user", "create", email, "--password", PASSWORD]).exit_code == 0
-    client = app.test_client()
-    token = form_token(client, "/research/login")
-    assert (
-        client.post("/research/login", data={"email": email, "password": PASSWORD, "csrf_token": token}).status_code
-        == 302
-    )
-    return client
+    account(app, email)
+    return logged_in(app, email)
 
 
 @pytest.fixture
 def researcher(app: Flask) -> FlaskClient:
     """The logged-in owner of the studies."""
-    return logged_in(app, EMAIL)
+    return new_researcher(app, EMAIL)
 
 
 def draft(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) -> int:
@@ -151,7 +146,7 @@ def test_closed_lets_no_one_go_on_and_archived_is_hidden_and_read_only(
 def test_only_owners_change_a_study(app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]) -> None:
     study_id = draft(researcher, puzzles[:1])
     viewer_email = "viewer@lab.example"
-    viewer = logged_in(app, viewer_email)
+    viewer = new_researcher(app, viewer_email)
     token = csrf_token_of(researcher.get(f"/research/studies/{study_id}").get_data(as_text=True))
     added = researcher.post(
         f"/research/studies/{study_id}/team", data={"email": viewer_email, "role": "viewer", "csrf_token": token}
@@ -161,7 +156,7 @@ def test_only_owners_change_a_study(app: Flask, researcher: FlaskClient, puzzles
     assert viewer.get(f"/research/studies/{study_id}/edit").status_code == 403
     assert research_post(viewer, f"/research/studies/{study_id}/preview")[0] == 403
     assert researcher.post(f"/research/studies/{study_id}/phase", data={"to": "open"}).status_code == 400  # CSRF
-    stranger = logged_in(app, "stranger@lab.example")
+    stranger = new_researcher(app, "stranger@lab.example")
     assert move(stranger, study_id, "open")[0] == 404
     assert phase_of(app, study_id) == "draft"
     copied = research_post(viewer, f"/research/studies/{study_id}/duplicate")  # a viewer may copy it for themselves

@@ -14,7 +14,8 @@ from flask.testing import FlaskClient
 from job_support import computed_report
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
-from test_studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
+from test_studies import EMAIL, create, enter_study, form_token, public_id
+from test_team import account, logged_in
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
@@ -41,14 +42,8 @@ def consumer(app: Flask) -> Iterator[None]:
 @pytest.fixture
 def researcher(app: Flask) -> FlaskClient:
     """A logged-in researcher."""
-    assert app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
-    client = app.test_client()
-    token = form_token(client, "/research/login")
-    assert (
-        client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}).status_code
-        == 302
-    )
-    return client
+    account(app, EMAIL)
+    return logged_in(app, EMAIL)
 
 
 class Person:
@@ -252,16 +247,12 @@ def test_a_researcher_deletes_one_participants_data_by_label(
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
     assert "Deleted the data of 1 participant" in page and '<span class="deleted-request">1</span>' in page
     viewer = "viewer@lab.example"
-    assert app.test_cli_runner().invoke(args=["user", "create", viewer, "--password", PASSWORD]).exit_code == 0
+    account(app, viewer)
     added = researcher.post(
         f"/research/studies/{study_id}/team", data={"email": viewer, "role": "viewer", "csrf_token": token}
     )
     assert added.status_code == 303
-    other = app.test_client()
-    other.post(
-        "/research/login",
-        data={"email": viewer, "password": PASSWORD, "csrf_token": form_token(other, "/research/login")},
-    )
+    other = logged_in(app, viewer)
     refused = other.post(
         path, data={"label": "bob", "confirm": "yes", "csrf_token": form_token(other, "/research/account")}
     )

@@ -7,7 +7,8 @@ changes nothing of the study. The rules live in ``webapp.study.lifecycle`` and `
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -21,6 +22,15 @@ from .access import study_for
 from .views import caps_of_form, settings_of_form, work_of_form
 
 PUZZLE_FIELDS = ("puzzles", "targets", "sliders")
+T = TypeVar("T")
+
+
+def or_409(action: Callable[[], T]) -> T:
+    """What the action returns, or 409 with the message of the StudyError it raised (a change the rules refuse)."""
+    try:
+        return action()
+    except studies.StudyError as error:
+        abort(409, description=str(error))
 
 
 def form_of(study: Study) -> dict[str, Any]:
@@ -79,10 +89,7 @@ def edit_study(study_id: int) -> ResponseReturnValue:
 def change_phase(study_id: int) -> ResponseReturnValue:
     """Open, pause, close or archive a study (field ``to``)."""
     found = study_for(study_id, "owner")
-    try:
-        lifecycle.move(get_session(), found, request.form.get("to") or "")
-    except studies.StudyError as error:
-        abort(409, description=str(error))
+    or_409(lambda: lifecycle.move(get_session(), found, request.form.get("to") or ""))
     flash(f"The study is {found.phase} now.", "study")
     return redirect(url_for("research.study", study_id=found.id), 303)
 
@@ -92,10 +99,7 @@ def change_phase(study_id: int) -> ResponseReturnValue:
 def duplicate_study(study_id: int) -> ResponseReturnValue:
     """A new draft with the study's settings, texts and puzzles, no participants; owned by whoever duplicates."""
     found = study_for(study_id)
-    try:
-        copy = lifecycle.duplicate(get_session(), found, current_user.id)
-    except studies.StudyError as error:
-        abort(409, description=str(error))
+    copy = or_409(lambda: lifecycle.duplicate(get_session(), found, current_user.id))
     flash(f"A copy of {found.name} is ready as a draft.", "study")
     return redirect(url_for("research.study", study_id=copy.id), 303)
 
@@ -105,10 +109,7 @@ def duplicate_study(study_id: int) -> ResponseReturnValue:
 def preview_study(study_id: int) -> ResponseReturnValue:
     """Take the study as a participant would, in a throw-away copy: nothing is stored in the study's data."""
     found = study_for(study_id, "owner")
-    try:
-        copy = lifecycle.preview(get_session(), found, current_user.id)
-    except studies.StudyError as error:
-        abort(409, description=str(error))
+    copy = or_409(lambda: lifecycle.preview(get_session(), found, current_user.id))
     return redirect(url_for("study.entry", public_id=copy.public_id), 303)
 
 
