@@ -270,7 +270,9 @@ def preview(client: FlaskClient, study_id: int) -> str:
 def test_a_preview_plays_the_study_and_stores_nothing_in_its_data(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
-    study_id = draft(researcher, puzzles[:2], breaks="on", consent_text="Preview consent")
+    study_id = draft(
+        researcher, puzzles[:2], breaks="on", consent_text="Preview consent", redirect_url="https://panel.example/done"
+    )
     move(researcher, study_id, "open")
     someone = Person(app, study_id, "real")
     someone.solve(someone.start())
@@ -295,7 +297,7 @@ def test_a_preview_plays_the_study_and_stores_nothing_in_its_data(
         solve(app, researcher, token, game_id)
         researcher.post(f"{entry}/next", data={"csrf_token": token})
         researcher.post(f"{entry}/start", data={"csrf_token": token})
-    assert 'id="thanks"' in researcher.get(f"{entry}/go").get_data(as_text=True)
+    assert 'id="thanks"' in researcher.get(f"{entry}/go").get_data(as_text=True)  # not the panel's redirect
 
     assert exports_of(researcher, study_id) == before
     assert without_tokens(computed_report(researcher, study_id)) == report_before

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from flask import Flask
@@ -158,14 +159,22 @@ def test_giving_up_is_recorded_and_the_study_goes_on(
 def test_give_up_needs_an_open_unsolved_puzzle(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
-    study_id = create(researcher, puzzles[:1], breaks="")
-    person = Person(app, study_id, "early")
+    study_id = create(researcher, puzzles[:1], breaks="", time_limit_minutes="1")
+    person, late = Person(app, study_id, "early"), Person(app, study_id, "late")
     status, page = person.post("give-up")
     assert status == 409 and "no puzzle open" in page
     game_id = person.start()
     person.solve(game_id)
     status, page = person.post("give-up")
     assert status == 409 and "solved already" in page
+    late_game = late.start()
+    with db.sessions_of(app)() as session:  # the game was shown two minutes ago: its one minute is over
+        game = session.get(Game, late_game)
+        assert game is not None
+        game.first_shown_at = game.created_at - timedelta(minutes=2)
+        session.commit()
+    status, page = late.post("give-up")
+    assert status == 409 and "time for this puzzle is up" in page
     assert stored(app, Event, kind="give_up") == 0
 
 

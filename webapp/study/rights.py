@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from ..games.store import log_event
+from ..games.store import log_event, time_is_up
 from ..models import Event, Game, Participant, Study, StudyReport, utcnow
 from .studies import StudyError, advance, existing_game, label_hash, study_puzzle
 
@@ -55,6 +55,8 @@ def give_up(session: Session, study: Study, participant: Participant, client_ms:
         raise StudyError("There is no puzzle open to give up on.")
     if game.completed_at is not None:
         raise StudyError("This puzzle is solved already: go on to the next one.")
+    if time_is_up(game):
+        raise StudyError("The time for this puzzle is up already: go on to the next one.")
     if game.gave_up_at is None:
         now = utcnow()
         game.gave_up_at = now

@@ -114,7 +114,8 @@ def step(public_id: str) -> ResponseReturnValue:
         rights.WITHDRAWN: "study/withdrawn.html",
     }
     redirect_url = study.settings.get("redirect_url")
-    if participant.state == "done" and redirect_url and studies.is_web_address(redirect_url):
+    previewing = study.phase == studies.PREVIEW  # the owner's preview ends on its own page, with the way back
+    if participant.state == "done" and redirect_url and studies.is_web_address(redirect_url) and not previewing:
         return redirect(redirect_url, 303)
     return render_template(templates.get(participant.state, "study/done.html"), study=study, participant=participant)
 
