@@ -71,6 +71,11 @@ FORM_VALUES: dict[str, list[str]] = {
     "admin": ["on"],
     "confirm": ["yes"],
     "notation": ["plain", "compact"],
+    "to": ["paused", "open", "closed", "archived"],
+    "delete": ["no", "yes"],
+    "label": ["nobody"],
+    "max_participants": ["50"],
+    "max_per_row": ["10"],
     "back": ["/"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
@@ -79,6 +84,7 @@ QUERY_VALUES: dict[str, list[str]] = {
     "PROLIFIC_PID": ["p2"],
     "STUDY_ID": ["s"],
     "SESSION_ID": ["s"],
+    "archived": ["1"],
 }
 PLACEHOLDER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
@@ -144,6 +150,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     study_id = created.headers["Location"].rsplit("/", 1)[1]
     with jobs.running_in_threads(fuzz_app):  # the study is prepared by a real consumer of the app's queue
         prepared(fuzz_app, int(study_id))
+    opened = researcher.post(f"/research/studies/{study_id}/phase", data={"to": "open"}, headers=researcher_headers)
+    assert opened.status_code == 303, "a new study is a draft until its owner opens it"
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
     match = re.search(r"/s/([A-Za-z0-9_-]+)", page)
     assert match, "the study page shows its entry link"

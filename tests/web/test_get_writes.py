@@ -103,7 +103,9 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
     for number in range(len(PUZZLES)):
         location = participant.get(f"{entry}/go").headers["Location"]
         get_twice(participant, f"{entry}/go", 303)
+        assert 'id="give-up-confirm"' in get_twice(participant, f"{entry}/give-up", 200)
         play_on_page(app, participant, location.rsplit("/", 1)[1], headers)
+        get_twice(participant, f"{entry}/give-up", 303)  # a solved puzzle: nothing to give up
         participant.post(f"{entry}/next", data={"csrf_token": token})
         if number + 1 < len(PUZZLES):
             assert 'id="continue"' in get_twice(participant, f"{entry}/break", 200)
@@ -111,6 +113,7 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
             participant.post(f"{entry}/start", data={"csrf_token": token})
     assert 'id="thanks"' in get_twice(participant, f"{entry}/go", 200)
     get_twice(participant, f"{entry}/break", 303)
+    assert 'id="withdraw-delete"' in get_twice(participant, f"{entry}/withdraw", 200)
     for path in (
         "/research/",
         "/research/studies/new",
@@ -124,6 +127,12 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
     ):
         get_twice(researcher, path, 200)
     get_twice(app.test_client(), "/research/login", 200)
+    get_twice(researcher, "/research/?archived=1", 200)
+    copied = researcher.post(
+        f"/research/studies/{study_id}/duplicate", data={"csrf_token": form_token(researcher, "/research/")}
+    )
+    assert copied.status_code == 303
+    assert 'id="save-study"' in get_twice(researcher, f"{copied.headers['Location']}/edit", 200)
     invited = researcher.post(
         "/research/users/invite",
         data={"email": "new@lab.example", "csrf_token": form_token(researcher, "/research/users")},

@@ -317,9 +317,11 @@ def time_is_up(game: Game, now: datetime | None = None) -> bool:
 
 
 def check_open(game: Game, now: datetime | None = None) -> None:
-    """Refuse changes to a finished, timed-out or paused game."""
+    """Refuse changes to a finished, given-up, timed-out or paused game."""
     if game.completed_at is not None:
         raise GameFinished("This puzzle is already solved; its cells can no longer be changed.")
+    if game.gave_up_at is not None:
+        raise GameFinished("You gave up on this puzzle; go on to the next one.")
     if time_is_up(game, now):
         raise GameFinished("The time for this puzzle is up; go on to the next one.")
     if game.paused_at is not None:

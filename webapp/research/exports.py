@@ -24,6 +24,7 @@ from sudoku_engine.grid import cell_name
 
 from ..games.store import active_seconds
 from ..models import Event, Game, Participant, Study, utcnow
+from ..study.rights import WITHDRAWN, withdrawals
 from ..study.studies import is_abandoned
 
 LONG_COLUMNS = (
@@ -73,6 +74,8 @@ WIDE_COLUMNS = (
     "completed",
     "timed_out",
     "abandoned",
+    "gave_up",
+    "withdrawn",
 )
 
 
@@ -195,7 +198,9 @@ def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
         kinds["enter"],
         int(game.completed_at is not None),
         int(timed_out),
-        int(game.completed_at is None and is_abandoned(person, study, now)),
+        int(game.completed_at is None and game.gave_up_at is None and is_abandoned(person, study, now)),
+        int(game.gave_up_at is not None),
+        int(person.state == WITHDRAWN),
     ]
 
 
@@ -220,8 +225,9 @@ def wide_csv(session: Session, study: Study) -> str:
     return _csv(WIDE_COLUMNS, (wide_row(study, item, now) for item in played(session, study)))
 
 
-def study_json(study: Study) -> dict[str, Any]:
-    """The study's settings and every puzzle with its full rating record."""
+def study_json(study: Study, session: Session) -> dict[str, Any]:
+    """The study's settings, phase, caps, what was withdrawn, and every puzzle with its full rating record."""
+    withdrawn = withdrawals(session, study)
     return {
         "study": study.public_id,
         "name": study.name,
@@ -231,6 +237,14 @@ def study_json(study: Study) -> dict[str, Any]:
         "consent_text": study.consent_text,
         "instructions": study.instructions,
         "created_at": _iso(study.created_at),
+        "phase": study.phase,
+        "max_participants": study.max_participants,
+        "max_per_row": study.max_per_row,
+        "withdrawals": {
+            "withdrawn_data_kept": withdrawn.kept,
+            "deleted_on_withdrawal": withdrawn.deleted_on_withdrawal,
+            "deleted_on_request": withdrawn.deleted_on_request,
+        },
         "puzzles": [
             {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": _rating(p.d), "rating": p.rating}
             for p in study.puzzles
