@@ -108,4 +108,4 @@ def report_command(study_id: int) -> None:
             click.echo(line)
 
 
-from . import team, views  # noqa: E402, F401  (views register their routes on bp)
+from . import participants, team, views  # noqa: E402, F401  (views register their routes on bp)
