@@ -12,12 +12,12 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 from test_play_routes import open_game
-from test_replay import Played, consumer, logged_in, play_game, study_puzzles  # noqa: F401  (consumer: a fixture)
+from test_replay_states import Played, consumer, logged_in, play_game, study_puzzles  # noqa: F401  (consumer: a fixture)
 from test_studies import PASSWORD, create, enter_study, first_game, form_token, public_id
 
 from sudoku_engine.grid import digits_of
 from webapp import db
-from webapp.models import Event, Game
+from webapp.models import Event, Game, Participant
 
 BLANK = {"entries": "." * 81, "corner": [0] * 81, "centre": [0] * 81}  # the board before the first event
 CELL = re.compile(r'<div id="cell-(r\dc\d)"(.*?)</div>', re.S)
@@ -80,7 +80,12 @@ def test_the_participant_page_shows_their_path_through_the_study(app: Flask, pla
     game, events = game_of(app, played.game_id)
     page = played.researcher.get(f"/research/studies/{played.study_id}/participants/{played.participant}").text
     assert f"Participant {played.participant}" in page
-    assert '<dd class="arrival">1</dd>' in page and '<dd class="state">' in page
+    with app.app_context():
+        person = db.get_session().get(Participant, game.participant_id)
+        assert person is not None and person.consented_at is not None
+    assert '<dd class="arrival">1</dd>' in page and f'<dd class="state">{person.state}</dd>' in page
+    assert '<dd class="latin-row">-</dd>' in page and person.latin_row is None  # a fixed order: no square row
+    assert f'<dd class="consented">{person.consented_at:%Y-%m-%d %H:%M:%S}</dd>' in page
     path = re.findall(r'<tr data-position="(\d)">(.*?)</tr>', page, re.S)
     assert [position for position, _row in path] == ["0", "1"]  # fixed order
     first, second = path[0][1], path[1][1]
