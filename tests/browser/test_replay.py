@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import select
+from test_accessibility import assert_accessible
 from test_study import DIGITS_JS, agree_and_start, cell_name, create_study, easy_puzzle, enter, log_in, solve_on_page
 
 from webapp import db
@@ -86,9 +87,11 @@ def test_a_researcher_replays_a_participants_game_to_the_stored_board(
     page.locator("#participants a").first.click()
     expect(page.locator("#path .completed")).to_have_text("yes")
     expect(page.locator("#path .undos")).to_have_text("1")
+    assert_accessible(page, "participant page")
     page.locator("#path .replay-link").click()
     page.wait_for_url(re.compile(rf"/games/{game_id}/replay$"))
     assert step_text(page) == f"{total} of {total}"
+    assert_accessible(page, "replay page")
 
     page.locator("#replay-first").click()
     assert step_text(page) == f"0 of {total}"
