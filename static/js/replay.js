@@ -19,7 +19,8 @@
   const stepText = document.getElementById("replay-step");
   const clockText = document.getElementById("replay-clock");
   const events = document.getElementById("replay-events");
-  // The markup of all 81 cells after each step: the start, then each step's changed cells over the one before.
+  // The markup of all 81 cells after each step (as indexes into data.markups): the start, then each step's
+  // changed cells over the one before.
   const boards = [data.start.slice()];
   data.frames.forEach(function (frame) {
     const next = boards[boards.length - 1].slice();
@@ -37,7 +38,7 @@
     const cells = board.querySelectorAll("[data-cell]");
     for (let cell = 0; cell < 81; cell += 1) {
       if (drawn[cell] !== target[cell]) {
-        cells[cell].outerHTML = target[cell];
+        cells[cell].outerHTML = data.markups[target[cell]];
       }
     }
     drawn = target.slice();

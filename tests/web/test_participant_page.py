@@ -125,11 +125,13 @@ def test_the_replay_data_rebuilds_every_step_and_ends_on_the_stored_board(app: F
     page = played.researcher.get(f"/research/studies/{played.study_id}/games/{played.game_id}/replay?step=0").text
     data = json.loads(page.split('<script type="application/json" id="replay-data">', 1)[1].split("</script>", 1)[0])
     assert len(data["frames"]) == len(events) == len(data["clock"]) - 1 == len(data["elapsed"]) - 1
-    cells = list(data["start"])
+    markups = data["markups"]
+    assert len(markups) == len(set(markups))  # each distinct cell markup once
+    cells = [markups[i] for i in data["start"]]
     assert cells_shown("".join(cells)) == expected_cells(game.puzzle, BLANK)
     for event, frame in zip(events, data["frames"], strict=True):
         for cell, markup in frame:
-            cells[cell] = markup
+            cells[cell] = markups[markup]
         assert cells_shown("".join(cells)) == expected_cells(game.puzzle, played.board_after(event.id)), event.kind
     final = {"entries": game.entries, "corner": game.corner, "centre": game.centre}
     assert cells_shown("".join(cells)) == expected_cells(game.puzzle, final)

@@ -115,21 +115,24 @@ def step_asked(count: int) -> int:
 
 
 def frames(steps: list[replay.Step], solution: str, start: list[boardview.CellView]) -> dict[str, Any]:
-    """The markup of every cell before the first event (``start``), and for each step the [cell, markup] pairs that
-    changed from the step before (``frames``): the page's script draws any step from them."""
-    rendered: dict[boardview.CellView, str] = {}
+    """Each distinct cell markup once (``markups``), the markup of every cell before the first event (``start``, as
+    indexes into it), and for each step the [cell, markup index] pairs that changed from the step before
+    (``frames``): the page's script draws any step from them."""
+    index: dict[boardview.CellView, int] = {}
+    markups: list[str] = []
 
-    def markup(view: boardview.CellView) -> str:
-        if view not in rendered:
-            rendered[view] = render_template("play/_cell.html", cell=view, oob=False)
-        return rendered[view]
+    def markup(view: boardview.CellView) -> int:
+        if view not in index:
+            index[view] = len(markups)
+            markups.append(render_template("play/_cell.html", cell=view, oob=False))
+        return index[view]
 
     shown, out = start, []
     for step in steps:
         views = board_at(step, solution)
         out.append([[view.cell, markup(view)] for view in boardview.changed(shown, views)])
         shown = views
-    return {"start": [markup(view) for view in start], "frames": out}
+    return {"markups": markups, "start": [markup(view) for view in start], "frames": out}
 
 
 def clock_text(elapsed: float, active: float) -> str:
