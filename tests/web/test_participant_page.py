@@ -154,6 +154,11 @@ def test_bad_addresses_get_a_clear_404_or_400(app: Flask, played: Played) -> Non
         f"/research/studies/{study_id}/games/{played.game_id}/replay?step=x": (400, "step is a whole number"),
         f"/research/studies/{study_id}/games/{played.game_id}/replay?step=99999": (400, "step is a whole number"),
         f"/research/studies/{study_id}/games/{played.game_id}/replay?step=-1": (400, "step is a whole number"),
+        f"/research/studies/{study_id}/games/{played.game_id}/replay?step=%C2%B2": (400, "step is a whole number"),
+        f"/research/studies/{study_id}/games/{played.game_id}/replay?step={'9' * 5000}": (
+            400,
+            "step is a whole number",
+        ),
         "/research/studies/999999/participants": (404, "no study of yours"),
     }
     for path, (status, message) in cases.items():

@@ -109,7 +109,7 @@ def step_asked(count: int) -> int:
     text = request.args.get("step")
     if text is None or text == "":
         return count
-    if not text.isdigit() or int(text) > count:
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(count))) or int(text) > count:
         abort(400, description=f"step is a whole number from 0 to {count}: the events of this game.")
     return int(text)
 
