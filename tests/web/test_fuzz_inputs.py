@@ -25,7 +25,7 @@ from sqlalchemy import select
 from web_support import PostgresDatabases, app_on, csrf_header_of, csrf_token_of
 
 from webapp import create_app, db, jobs
-from webapp.models import User
+from webapp.models import Participant, User
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 ANY_TEXT = st.text(max_size=100)
@@ -85,6 +85,7 @@ QUERY_VALUES: dict[str, list[str]] = {
     "STUDY_ID": ["s"],
     "SESSION_ID": ["s"],
     "archived": ["1"],
+    "step": ["1"],
 }
 PLACEHOLDER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
@@ -159,6 +160,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     player_headers = {**csrf_header_of(player), "HX-Request": "true"}
     assert player.post(f"/s/{match.group(1)}?participant_label=fuzz", headers=player_headers).status_code == 303
     game_id = player.post(f"/p/{EULER_01}", headers=player_headers).headers["Location"].rsplit("/", 1)[-1]
+    with fuzz_app.app_context():
+        participant = db.get_session().scalar(select(Participant.public_id))
     real = {
         "game_id": game_id,
         "public_id": match.group(1),
@@ -171,6 +174,7 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
         "change": "disable",  # refused for one's own account: the researcher stays logged in
         "token": "an-invitation-token",
         "family": "singles",
+        "participant": str(participant),
     }
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
 

@@ -248,8 +248,8 @@ def _changed_selection(state: PlayState, action: Action) -> Change:
     return playstate.mark_many(state, cells, action.digit, kind)
 
 
-def _changed(state: PlayState, action: Action) -> Change:
-    """Apply an action to the play state; ActionRefused says why it cannot be done."""
+def action_change(state: PlayState, action: Action) -> Change:
+    """Apply an action to the play state (in play and in a replay); ActionRefused says why it cannot be done."""
     kind, cell = action.kind, action.cell
     if kind in BOARD_KINDS:
         return BOARD_KINDS[kind](state)
@@ -367,7 +367,7 @@ def act(
         if action.kind == "autofill" and not setting(game, "autofill"):
             raise ActionRefused("Auto-candidates are off for this puzzle.")
         state = state_of(game)
-        change = _changed(state, action)
+        change = action_change(state, action)
         store_state(game, state)
         kind = _event_kind(action, change)
         game.mistakes += _wrong_entries(game, action, change)

@@ -114,4 +114,4 @@ def report_command(study_id: int) -> None:
         )
 
 
-from . import manage, team, views  # noqa: E402, F401  (views register their routes on bp)
+from . import manage, participants, team, views  # noqa: E402, F401  (views register their routes on bp)
