@@ -64,7 +64,8 @@ class Player:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.rng = rng
         self.timings = timings
-        self.cookie = ""
+        self.cookies: dict[str, str] = {}  # the session cookie and the anonymous player's, as a browser keeps them
+        self.refused: dict[str, int] = defaultdict(int)  # answers of 400 or more, by request kind
         self.puzzle = puzzle
         solution = solve(puzzle)
         assert solution is not None
@@ -80,7 +81,7 @@ class Player:
 
     def request(self, kind: str, method: str, path: str, body: dict[str, str] | None = None) -> tuple[int, str, str]:
         """Send one request; record (app ms, round-trip ms) under ``kind``; status, body and Location."""
-        headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers = {"Cookie": self.cookie} if self.cookies else {}
         data = None
         if body is not None:
             data = urllib.parse.urlencode(body)
@@ -94,10 +95,19 @@ class Player:
         trip = (time.perf_counter() - started) * 1000
         timing = response.getheader("Server-Timing") or "app;dur=nan"
         self.timings[kind].append((float(timing.split("dur=")[1]), trip))
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        for cookie in response.headers.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value
+        if response.status >= 500:
+            raise RuntimeError(f"{method} {path}: {response.status}")
+        if response.status >= 400:
+            self.refused[kind] += 1
         return response.status, text, response.getheader("Location") or ""
+
+    @property
+    def cookie(self) -> str:
+        """The Cookie header of the next request."""
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
 
     def open(self) -> None:
         """Open a game on the puzzle through its link (the page, then its post), read the CSRF token and show the
@@ -142,10 +152,12 @@ def play(
     timings: dict[str, list[tuple[float, float]]] = defaultdict(list)
     deadline = time.perf_counter() + seconds
     errors: list[BaseException] = []
+    players: list[Player] = []
 
     def run(index: int) -> None:
         rng = random.Random(seed * 1000 + index)
         player = Player(port, puzzles[index], rng, timings)
+        players.append(player)
         try:
             player.open()
             count = 0
@@ -163,6 +175,9 @@ def play(
         thread.join()
     if errors:
         raise SystemExit(f"{len(errors)} players failed, first: {errors[0]!r}")
+    refused = {kind: sum(p.refused[kind] for p in players) for kind in timings}
+    if any(refused.values()):
+        print(f"answers of 400 or more, by request kind: { {k: n for k, n in refused.items() if n} }")
     return timings
 
 
