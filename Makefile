@@ -41,6 +41,9 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check sudoku_engine webapp tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	@# test modules are imported by their file name (tests/ has no packages): two with one name stop the collection
+	@dupes=$$(find tests -name 'test_*.py' -printf '%f\n' | sort | uniq -d); \
+	if [ -n "$$dupes" ]; then echo "test modules sharing a file name: $$dupes" >&2; exit 1; fi
 
 # The tests run against throwaway PostgreSQL and Redis servers (scripts/services.sh), stopped however pytest ends.
 # The engine's compiled kernels are built (or loaded from numba's cache) once before pytest starts, so no test
