@@ -27,13 +27,17 @@ from ..models import Event, Game, Participant, Study, utcnow
 from ..study.rights import WITHDRAWN, withdrawals
 from ..study.studies import is_abandoned
 
-LONG_COLUMNS = (
+# Where a row stands: the study, the participant (their arrival and Latin-square row) and the puzzle in their order.
+PLACE_COLUMNS = (
     "study",
     "participant",
     "arrival",
     "latin_row",
     "order_index",
     "puzzle_position",
+)
+LONG_COLUMNS = (
+    *PLACE_COLUMNS,
     "game",
     "event",
     "server_time",
@@ -46,12 +50,7 @@ LONG_COLUMNS = (
     "detail",
 )
 WIDE_COLUMNS = (
-    "study",
-    "participant",
-    "arrival",
-    "latin_row",
-    "order_index",
-    "puzzle_position",
+    *PLACE_COLUMNS,
     "puzzle",
     "d",
     "game",
