@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from playwright.sync_api import BrowserContext
 from web_support import new_app
 from werkzeug.serving import make_server
 
@@ -47,6 +48,15 @@ def warm_engine() -> None:
     """Load or compile the engine's kernels once per test process, before a page waits on them (a first compile
     takes tens of seconds on a busy machine, longer than a page load may take)."""
     warm_up()
+
+
+@pytest.fixture
+def people() -> Iterator[list[BrowserContext]]:
+    """The browser contexts a test opens, one per person (closed after it)."""
+    opened: list[BrowserContext] = []
+    yield opened
+    for context in opened:
+        context.close()
 
 
 RAISED_LIMITS = {name: "1000 per minute" for name in ("LIMIT_NEW", "LIMIT_PUZZLE_LINK", "LIMIT_HINT")}

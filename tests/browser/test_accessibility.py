@@ -9,7 +9,6 @@ consent page and puzzle for a participant, a player's history, and the researche
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -72,15 +71,6 @@ def open_game(page: Page, puzzle: str) -> None:
     page.goto(f"/p/{puzzle}")
     page.wait_for_url(re.compile(r"/g/[\w-]+$"))
     expect(page.locator("#board [data-cell]")).to_have_count(81)
-
-
-@pytest.fixture
-def people(browser: Browser, base_url: str) -> Iterator[list[BrowserContext]]:
-    """Browser contexts a test opens (closed after it)."""
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
 
 
 def test_axe_core_is_the_vendored_package() -> None:

@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -206,15 +205,6 @@ def puzzle_pair() -> list[tuple[str, str]]:
     pair = [easy_puzzle(seed) for seed in PUZZLE_SEEDS]
     assert pair[0][0] != pair[1][0]
     return pair
-
-
-@pytest.fixture
-def people() -> Iterator[list[BrowserContext]]:
-    """The participants' browser contexts a test opens (closed after it)."""
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
 
 
 def participant_page(browser: Browser, base_url: str, opened: list[BrowserContext]) -> Page:

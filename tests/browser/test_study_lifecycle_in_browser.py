@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
@@ -36,15 +35,6 @@ pytestmark = pytest.mark.browser
 
 EMAIL = "owner@lifecycle-tests.example"
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def people() -> Iterator[list[BrowserContext]]:
-    """The participants' browser contexts the test opens (closed after it)."""
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
 
 
 def stored_participants(app: Flask, study_id: int) -> int:
