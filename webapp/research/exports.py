@@ -25,6 +25,7 @@ from sudoku_engine.grid import cell_name
 from ..games.store import active_seconds
 from ..models import Event, Game, Participant, Study, utcnow
 from ..study.studies import is_abandoned
+from . import answers
 
 LONG_COLUMNS = (
     "study",
@@ -215,13 +216,25 @@ def _round(value: float | None) -> object:
 
 
 def wide_csv(session: Session, study: Study) -> str:
-    """The wide export."""
+    """The wide export, the questionnaire's columns (``answers``) after the game's."""
     now = utcnow()
-    return _csv(WIDE_COLUMNS, (wide_row(study, item, now) for item in played(session, study)))
+    given = answers.answers_by_place(session, study)
+    rows = (
+        wide_row(study, item, now) + given.values(study, item.participant, item.order_index)
+        for item in played(session, study)
+    )
+    return _csv(WIDE_COLUMNS + answers.wide_columns(study), rows)
 
 
-def study_json(study: Study) -> dict[str, Any]:
-    """The study's settings and every puzzle with its full rating record."""
+def answers_csv(session: Session, study: Study) -> str:
+    """The answers export: one row per question shown to a participant."""
+    return _csv(answers.ANSWER_COLUMNS, answers.answer_rows(session, study))
+
+
+def study_json(study: Study, session: Session | None = None) -> dict[str, Any]:
+    """The study's settings and every puzzle with its full rating record, then its consent clauses and
+    questionnaire, and (given a session) every answer."""
+    given = {"answers": answers.answers_json(session, study)} if session is not None else {}
     return {
         "study": study.public_id,
         "name": study.name,
@@ -235,4 +248,6 @@ def study_json(study: Study) -> dict[str, Any]:
             {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": _rating(p.d), "rating": p.rating}
             for p in study.puzzles
         ],
+        **answers.questionnaire_json(study),
+        **given,
     }

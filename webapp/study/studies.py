@@ -205,10 +205,12 @@ def create_study(
     consent_text: str = "",
     instructions: str = "",
     settings: Mapping[str, Any] | None = None,
+    questionnaire: dict[str, Any] | None = None,
 ) -> Study:
     """Store a new study: ready at once with its rated ``puzzles`` in the order given, or, given ``work`` (checked
     puzzles to rate, or targets to draw bank puzzles for), preparing until a job (``preparing``) makes it
-    ready. Participants cannot enter a study before it is ready."""
+    ready. Participants cannot enter a study before it is ready. ``questionnaire`` is what ``questions.parse``
+    made of the form's questions."""
     if order_scheme not in ORDER_SCHEMES:
         raise StudyError(f"{order_scheme!r} is not an order scheme: use fixed, random or latin.")
     if not name.strip():
@@ -221,6 +223,7 @@ def create_study(
         instructions=instructions,
         order_scheme=order_scheme,
         settings=settings_of(settings or {}),
+        questionnaire=questionnaire,
     )
     if work is None:
         study.puzzles = [
