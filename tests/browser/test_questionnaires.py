@@ -17,6 +17,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import select
+from test_accessibility import assert_accessible
 from test_study import (
     GAME_URL,
     JOB_PATIENCE_MS,
@@ -101,6 +102,7 @@ def build_study(page: Page, puzzles: list[str]) -> tuple[int, str]:
 def answer_puzzle_items(person: Page, index: int) -> None:
     """The per-puzzle page after puzzle ``index``: the built-in items and the strategy question."""
     expect(person.locator("#questions")).to_have_attribute("data-page", f"puzzle-{index}")
+    assert_accessible(person, "the questions after a puzzle")
     given = PER_PUZZLE[index]
     for key in ("difficulty", "tlx_mental", "tlx_effort", "tlx_frustration"):
         person.locator(f'input[name="q_{key}"][value="{given[key]}"]').check()
@@ -120,6 +122,7 @@ def test_a_participant_ticks_the_clauses_answers_every_block_and_the_exports_hol
 
     person.goto(f"{link}?participant_label=Q-1")
     expect(person.locator('input[name="clause"]')).to_have_count(2)
+    assert_accessible(person, "the consent with its clauses")
     consent_text = download(person, "#consent-download")
     assert "- I agree that my answers and solve times are recorded." in consent_text
     person.locator("#clause-1").check()
@@ -130,6 +133,7 @@ def test_a_participant_ticks_the_clauses_answers_every_block_and_the_exports_hol
     person.locator("#agree").click()
 
     expect(person.locator("#questions")).to_have_attribute("data-page", "before")
+    assert_accessible(person, "the questions before the puzzles")
     person.locator("#q_age").fill("17")
     person.get_by_label("Weekly").check()
     person.locator("#send-answers").click()  # the browser refuses 17 (min 18) before sending

@@ -282,6 +282,8 @@ def test_a_participant_answers_every_block_and_the_exports_hold_exactly_that(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
     study_id = questionnaire_study(researcher, puzzles)
+    summary = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
+    assert re.search(r"Questionnaire: 7\s+questions; after each\s+puzzle: difficulty and effort\.", summary)
     base = f"/s/{public_id(app, study_id)}"
     client = app.test_client()
     enter_study(client, f"{base}?participant_label=q1")
@@ -307,6 +309,9 @@ def test_a_participant_answers_every_block_and_the_exports_hold_exactly_that(
     assert client.get(f"{base}/break").headers["Location"].endswith("/go")  # no break before the answers
     assert client.post(f"{base}/start", data={"csrf_token": token}).status_code == 409
     assert answer(client, base, "puzzle-0", {**PUZZLE_ANSWERS[0], "q_tlx_effort": "42"}).status_code == 400
+    too_long = answer(client, base, "puzzle-0", {**PUZZLE_ANSWERS[0], "q_strategy": "x" * 41})
+    assert too_long.status_code == 400 and "At most 40 characters" in too_long.get_data(as_text=True)
+    assert answer(client, base, "puzzle-0", {**PUZZLE_ANSWERS[0], "q_difficulty": ["2", "3"]}).status_code == 400
     assert answer(client, base, "puzzle-0", PUZZLE_ANSWERS[0]).headers["Location"].endswith("/break")
     client.post(f"{base}/start", data={"csrf_token": token})
     games.append(solve_current(app, client, base))

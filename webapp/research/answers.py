@@ -54,17 +54,17 @@ def wide_columns(study: Study) -> tuple[str, ...]:
 class Answers:
     """A study's answers, by participant and page, for the wide CSV."""
 
+    asked: list[questions.Question]
     by_place: dict[tuple[int, str, int], dict[str, str | None]]
     failed: dict[int, int]
 
-    def values(self, study: Study, person: Participant, order_index: int) -> list[Any]:
+    def values(self, person: Participant, order_index: int) -> list[Any]:
         """The questionnaire columns of one participant x puzzle row (empty where nothing was answered)."""
-        asked = questions.questions_of(study)
         row: list[Any] = []
-        for question in asked:
+        for question in self.asked:
             place = (person.id, question.block, order_index if question.block == "puzzle" else 0)
             row.append(_blank(self.by_place.get(place, {}).get(question.key)))
-        if any(q.expect is not None for q in asked):
+        if any(q.expect is not None for q in self.asked):
             row.append(self.failed.get(person.id, 0))
         return row
 
@@ -80,7 +80,7 @@ def answers_by_place(session: Session, study: Study) -> Answers:
         )
         if answer.passed is False:
             failed[answer.participant_id] = failed.get(answer.participant_id, 0) + 1
-    return Answers(by_place, failed)
+    return Answers(questions.questions_of(study), by_place, failed)
 
 
 def _blank(value: object) -> object:

@@ -220,8 +220,7 @@ def wide_csv(session: Session, study: Study) -> str:
     now = utcnow()
     given = answers.answers_by_place(session, study)
     rows = (
-        wide_row(study, item, now) + given.values(study, item.participant, item.order_index)
-        for item in played(session, study)
+        wide_row(study, item, now) + given.values(item.participant, item.order_index) for item in played(session, study)
     )
     return _csv(WIDE_COLUMNS + answers.wide_columns(study), rows)
 
