@@ -292,6 +292,7 @@ def test_a_participant_answers_every_block_and_the_exports_hold_exactly_that(
     assert 'data-page="before"' in page and 'id="start"' not in page and "How old are you?" in page
     token = form_token(client, f"{base}/go")
     assert client.post(f"{base}/start", data={"csrf_token": token}).status_code == 409  # questions first
+    assert client.post(f"{base}/answers", data={**BEFORE, "page": "before"}).status_code == 400  # no CSRF token
     wrong = answer(client, base, "before", {"q_age": "17", "q_often": "9", "q_devices": ["1", "x"]})
     text = wrong.get_data(as_text=True)
     assert wrong.status_code == 400 and "Give a whole number from 18 to 99." in text
