@@ -9,20 +9,18 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
-from test_studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
-from web_support import csrf_token_of
+from test_studies import consumer, create, enter_study, form_token, public_id, researcher
 from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
-from webapp import db, jobs
+from webapp import db
 from webapp.models import Answer, Participant, Study
 from webapp.study import consent, questions
 
@@ -55,20 +53,7 @@ def puzzles() -> list[tuple[str, str]]:
     return [(str(m.puzzle), str(m.solution)) for m in made]
 
 
-@pytest.fixture(autouse=True)
-def consumer(app: Flask) -> Iterator[None]:
-    """A real consumer of the app's job queue: studies are prepared by it."""
-    with jobs.running_in_threads(app):
-        yield
-
-
-@pytest.fixture
-def researcher(app: Flask, client: FlaskClient) -> FlaskClient:
-    """A client logged in as a researcher."""
-    assert app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
-    token = csrf_token_of(client.get("/research/login").get_data(as_text=True))
-    assert client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token}).status_code
-    return client
+__all__ = ["consumer", "researcher"]  # test_studies' fixtures: a job consumer for every test, a researcher logged in
 
 
 def questionnaire_study(client: FlaskClient, puzzles: list[tuple[str, str]], **fields: str) -> int:

@@ -2,7 +2,7 @@
 participant is due, and their answers checked and stored.
 
 The researcher writes the questions in a textarea, one per line, under block headings (``docs/data.md``,
-"Questionnaires"):
+"Consent and questionnaires"):
 
     [before]
     age | integer: 18 to 99 | How old are you?
