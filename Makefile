@@ -46,13 +46,14 @@ lint: $(VENV)/.test-installed
 # The engine's compiled kernels are built (or loaded from numba's cache) once before pytest starts, so no test
 # waits on a first compilation and the two test processes do not compile the same kernels side by side.
 # --dist worksteal: a process that runs out of tests takes some of the other's, so neither works alone at the end.
+# --durations: the slowest tests are listed at the end, to keep the run's time in view.
 test: $(VENV)/.test-installed chromium lint
 	$(BIN)/sudoku-engine warm
 	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/sudoku-services.XXXXXX"); \
 	trap '$(SERVICES) stop "$$dir"; exit 130' INT TERM HUP; \
 	$(SERVICES) start "$$dir" || { $(SERVICES) stop "$$dir"; exit 1; }; \
 	status=0; \
-	env $$($(SERVICES) env "$$dir") SUDOKU_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n 2 --dist worksteal $(PYTEST_ARGS) \
+	env $$($(SERVICES) env "$$dir") SUDOKU_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n 2 --dist worksteal --durations=25 $(PYTEST_ARGS) \
 		|| status=$$?; \
 	$(SERVICES) stop "$$dir"; \
 	exit $$status

@@ -132,6 +132,8 @@ class Game(Base):
     # players were recorded, or one whose player asked to forget it), and the UTC date of a daily puzzle's game.
     player: Mapped[str | None] = mapped_column(String(32), index=True)
     daily: Mapped[date | None] = mapped_column(Date, index=True)
+    # When a study's participant gave up on this puzzle (webapp.study.rights): the game takes no more changes.
+    gave_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     # Every write checks the version it read, so concurrent requests on one game never overwrite each other.
     __mapper_args__ = {"version_id_col": version}
@@ -260,6 +262,17 @@ class Study(Base):
     # The questionnaire (``webapp.study.questions``): the researcher's text, the questions of each block and the
     # per-puzzle items asked; None when the study asks nothing besides consent.
     questionnaire: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The lifecycle (``webapp.study.lifecycle``): "draft" (editable, no participants), "open", "paused" (no new
+    # participants), "closed" (no one goes on), "archived" (read-only, hidden from the list); "preview" for an
+    # owner's throw-away copy (``preview_of`` names the study it copies). Caps on participants who count (None: none).
+    phase: Mapped[str] = mapped_column(String(16), default="open", server_default="open")
+    preview_of: Mapped[int | None] = mapped_column(Integer, index=True)
+    max_participants: Mapped[int | None] = mapped_column(Integer)
+    max_per_row: Mapped[int | None] = mapped_column(Integer)
+    # How many participants' data were deleted (``webapp.study.rights``): on their withdrawal, or at a researcher's
+    # request; nothing else about them is kept.
+    deleted_on_withdrawal: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deleted_on_request: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     puzzles: Mapped[list[StudyPuzzle]] = relationship(
         back_populates="study", order_by="StudyPuzzle.position", cascade="all, delete-orphan"
@@ -306,6 +319,8 @@ class Participant(Base):
     consented_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # When the participant withdrew keeping their data (state "withdrawn"); one who asked for deletion has no row.
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Answer(Base):

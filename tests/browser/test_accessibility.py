@@ -148,6 +148,8 @@ def test_study_consent_and_puzzle_pages_have_no_serious_violation(
     expect(page.locator("#entry-link")).to_be_visible(timeout=JOB_PATIENCE_MS)
     assert_accessible(page, "study page")
     link = page.locator("#entry-link").input_value()
+    page.locator("#phase-open").click()  # a study from the form is a draft until its owner opens it
+    expect(page.locator("#study-phase")).to_have_text("open")
     page.locator("#team-link").click()
     expect(page.locator("#add-member")).to_be_visible()
     assert_accessible(page, "study team page")

@@ -25,6 +25,7 @@ from test_study import (
     easy_puzzle,
     log_in,
     nearly_solved,
+    open_study,
     participant_of,
     solve_on_page,
 )
@@ -96,6 +97,7 @@ def build_study(page: Page, puzzles: list[str]) -> tuple[int, str]:
     page.locator("#create-study").click()
     page.wait_for_url(re.compile(r"/research/studies/\d+$"))
     expect(page.locator("#entry-link")).to_be_visible(timeout=JOB_PATIENCE_MS)
+    open_study(page)
     return int(page.url.rsplit("/", 1)[1]), page.locator("#entry-link").input_value()
 
 

@@ -134,7 +134,14 @@ def create_study(
     expect(page.locator("#entry-link")).to_be_visible(timeout=JOB_PATIENCE_MS)
     link = page.locator("#entry-link").input_value()
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/s/[\w-]+", link), link
+    open_study(page)
     return int(page.url.rsplit("/", 1)[1]), link
+
+
+def open_study(page: Page) -> None:
+    """Open a prepared draft to participants from its page (a study from the form is a draft until then)."""
+    page.locator("#phase-open").click()
+    expect(page.locator("#study-phase")).to_have_text("open")
 
 
 def enter(page: Page, link: str, label: str) -> None:

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from web_support import PostgresDatabases, app_on, csrf_header_of, csrf_token_of
 
 from webapp import create_app, db, jobs
-from webapp.models import User
+from webapp.models import Participant, User
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 ANY_TEXT = st.text(max_size=100)
@@ -71,6 +71,11 @@ FORM_VALUES: dict[str, list[str]] = {
     "admin": ["on"],
     "confirm": ["yes"],
     "notation": ["plain", "compact"],
+    "to": ["paused", "open", "closed", "archived"],
+    "delete": ["no", "yes"],
+    "label": ["nobody"],
+    "max_participants": ["50"],
+    "max_per_row": ["10"],
     "back": ["/"],
     "clause": ["1"],
     "questions": ["[before]\nage | integer: 18 to 99 | Age?\n[after]\nok | single: Yes; No | check: Yes | Yes?"],
@@ -88,6 +93,8 @@ QUERY_VALUES: dict[str, list[str]] = {
     "PROLIFIC_PID": ["p2"],
     "STUDY_ID": ["s"],
     "SESSION_ID": ["s"],
+    "archived": ["1"],
+    "step": ["1"],
 }
 PLACEHOLDER = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
@@ -154,6 +161,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     study_id = created.headers["Location"].rsplit("/", 1)[1]
     with jobs.running_in_threads(fuzz_app):  # the study is prepared by a real consumer of the app's queue
         prepared(fuzz_app, int(study_id))
+    opened = researcher.post(f"/research/studies/{study_id}/phase", data={"to": "open"}, headers=researcher_headers)
+    assert opened.status_code == 303, "a new study is a draft until its owner opens it"
     page = researcher.get(f"/research/studies/{study_id}").get_data(as_text=True)
     match = re.search(r"/s/([A-Za-z0-9_-]+)", page)
     assert match, "the study page shows its entry link"
@@ -161,6 +170,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     player_headers = {**csrf_header_of(player), "HX-Request": "true"}
     assert player.post(f"/s/{match.group(1)}?participant_label=fuzz", headers=player_headers).status_code == 303
     game_id = player.post(f"/p/{EULER_01}", headers=player_headers).headers["Location"].rsplit("/", 1)[-1]
+    with fuzz_app.app_context():
+        participant = db.get_session().scalar(select(Participant.public_id))
     real = {
         "game_id": game_id,
         "public_id": match.group(1),
@@ -173,6 +184,7 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
         "change": "disable",  # refused for one's own account: the researcher stays logged in
         "token": "an-invitation-token",
         "family": "singles",
+        "participant": str(participant),
     }
     return Fuzzing(fuzz_app, player, player_headers, researcher, researcher_headers, real)
 

@@ -18,7 +18,7 @@ from web_support import csrf_header_of
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from webapp import db, jobs
-from webapp.models import Study
+from webapp.models import Game, Participant, Study
 
 CHANGES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 PUZZLES = [generate_puzzle(seed=910 + i, givens=62) for i in range(2)]
@@ -101,10 +101,14 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
     assert 'id="start"' in get_twice(participant, f"{entry}/go", 200)
     participant.post(f"{entry}/start", data={"csrf_token": token})
     headers = {"X-CSRFToken": token, "HX-Request": "true"}
+    games = []
     for number in range(len(PUZZLES)):
         location = participant.get(f"{entry}/go").headers["Location"]
+        games.append(location.rsplit("/", 1)[1])
         get_twice(participant, f"{entry}/go", 303)
+        assert 'id="give-up-confirm"' in get_twice(participant, f"{entry}/give-up", 200)
         play_on_page(app, participant, location.rsplit("/", 1)[1], headers)
+        get_twice(participant, f"{entry}/give-up", 303)  # a solved puzzle: nothing to give up
         participant.post(f"{entry}/next", data={"csrf_token": token})
         if number + 1 < len(PUZZLES):
             assert 'id="continue"' in get_twice(participant, f"{entry}/break", 200)
@@ -112,6 +116,7 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
             participant.post(f"{entry}/start", data={"csrf_token": token})
     assert 'id="thanks"' in get_twice(participant, f"{entry}/go", 200)
     get_twice(participant, f"{entry}/break", 303)
+    assert 'id="withdraw-delete"' in get_twice(participant, f"{entry}/withdraw", 200)
     for path in (
         "/research/",
         "/research/studies/new",
@@ -123,11 +128,21 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
             for kind in ("long.csv", "wide.csv", "answers.csv", "study.json", "codebook.csv")
         ),
         f"/research/studies/{study_id}/team",
+        f"/research/studies/{study_id}/participants",
+        f"/research/studies/{study_id}/participants/{participant_of(app, games[0])}",
+        *(f"/research/studies/{study_id}/games/{game}/replay" for game in games),
+        f"/research/studies/{study_id}/games/{games[0]}/replay?step=1",
         "/research/account",
         "/research/users",
     ):
         get_twice(researcher, path, 200)
     get_twice(app.test_client(), "/research/login", 200)
+    get_twice(researcher, "/research/?archived=1", 200)
+    copied = researcher.post(
+        f"/research/studies/{study_id}/duplicate", data={"csrf_token": form_token(researcher, "/research/")}
+    )
+    assert copied.status_code == 303
+    assert 'id="save-study"' in get_twice(researcher, f"{copied.headers['Location']}/edit", 200)
     invited = researcher.post(
         "/research/users/invite",
         data={"email": "new@lab.example", "csrf_token": form_token(researcher, "/research/users")},
@@ -135,6 +150,16 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
     link = re.search(r'id="invite-link"[^>]*value="http://localhost(/research/invite/[\w-]+)"', invited.text)
     assert link is not None
     get_twice(app.test_client(), link.group(1), 200)
+
+
+def participant_of(app: Flask, game_id: str) -> str:
+    """The public id of a study game's participant."""
+    with app.app_context():
+        session = db.get_session()
+        game = session.get(Game, game_id)
+        person = session.get(Participant, game.participant_id) if game and game.participant_id else None
+        assert person is not None
+        return person.public_id
 
 
 def form_token_of(page: str) -> str:

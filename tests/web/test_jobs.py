@@ -22,7 +22,7 @@ from job_support import PATIENCE_S, bank_record, canonical_form, computed_report
 from services import redis_url
 from sqlalchemy import select
 from test_play_routes import blanks, open_game
-from test_studies import EMAIL, PASSWORD, form_token, play_through, public_id
+from test_studies import EMAIL, PASSWORD, form_token, open_study, play_through, public_id
 from web_support import csrf_header_of
 
 from sudoku_engine.generate import generate_puzzle
@@ -139,6 +139,7 @@ def test_uploaded_hard_puzzles_are_prepared_by_the_consumer_while_the_page_shows
         )
     assert [(row.puzzle, row.solution) for row in rows] == chosen
     assert all(row.rating is not None and row.d is not None and row.d >= 7.0 for row in rows)
+    open_study(researcher, study_id)  # a draft until its owner opens it
     opened = app.test_client().get(f"/s/{public_id(app, study_id)}?participant_label=now")
     assert opened.status_code == 200 and "data-autostart" in opened.get_data(as_text=True)  # enrols by its post
 
@@ -289,6 +290,7 @@ def test_the_report_is_computed_once_per_change_of_its_data(
     with jobs.running_in_threads(app):
         study_id = post_study(researcher, puzzles="\n".join(str(m.puzzle) for m in easy))
         assert prepared(app, study_id).state == "ready"
+        open_study(researcher, study_id)  # a draft until its owner opens it
         entry = f"/s/{public_id(app, study_id)}"
         assert len(play_through(app, app.test_client(), f"{entry}?participant_label=a")) == 2
         first = computed_report(researcher, study_id)

@@ -21,7 +21,7 @@ from werkzeug.test import TestResponse
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from webapp import db
-from webapp.models import Answer, Participant, Study
+from webapp.models import Answer, Game, Participant, Study
 from webapp.study import consent, questions
 
 CONSENT = """This study records how long you take to solve Sudoku puzzles.
@@ -429,3 +429,96 @@ def test_per_puzzle_items_alone_come_after_each_puzzle(
         assert answer(client, base, f"puzzle-{index}", {"q_difficulty": str(7 - index)}).status_code == 303
     assert 'id="thanks"' in client.get(f"{base}/go").get_data(as_text=True)
     assert stored_answers(app) == [("puzzle", 0, "difficulty", "7", None), ("puzzle", 1, "difficulty", "6", None)]
+
+
+# The questionnaire in the study's lifecycle and the participant's rights ----------------------------------------
+
+
+def answer_count(app: Flask, study_id: int) -> int:
+    """How many answers the participants of one study have stored."""
+    with db.sessions_of(app)() as session:
+        joined = select(func.count(Answer.id)).join(Participant, Participant.id == Answer.participant_id)
+        return int(session.scalar(joined.where(Participant.study_id == study_id)) or 0)
+
+
+def questionnaire_of(app: Flask, study_id: int) -> tuple[dict[str, object] | None, str]:
+    """A study's stored questionnaire and consent text."""
+    with db.sessions_of(app)() as session:
+        study = session.get(Study, study_id)
+        assert study is not None
+        return study.questionnaire, study.consent_text
+
+
+def test_a_duplicate_and_a_preview_carry_the_questionnaire_and_the_consent(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = questionnaire_study(researcher, puzzles)
+    asked, consent_text = questionnaire_of(app, study_id)
+    assert asked is not None and asked["source"] == QUESTIONS and consent_text == CONSENT
+    token = form_token(researcher, "/research/account")
+    copied = researcher.post(f"/research/studies/{study_id}/duplicate", data={"csrf_token": token})
+    copy_id = int(copied.headers["Location"].rsplit("/", 1)[1])
+    assert copy_id != study_id and questionnaire_of(app, copy_id) == (asked, CONSENT)
+    form = researcher.get(f"/research/studies/{copy_id}/edit").get_data(as_text=True)
+    assert "age | integer: 18 to 99 | How old are you?" in form
+    assert re.search(r'id="ask_difficulty"\s+checked', form) and re.search(r'id="ask_effort"\s+checked', form)
+    fields = {"name": "Copy", "order_scheme": "fixed", "hint_rungs": "4", "abandon_minutes": "60", "csrf_token": token}
+    bad = researcher.post(f"/research/studies/{copy_id}/edit", data={**fields, "questions": "[during]\nx | y | z"})
+    assert bad.status_code == 400 and questionnaire_of(app, copy_id)[0] == asked
+    edited = researcher.post(
+        f"/research/studies/{copy_id}/edit", data={**fields, "questions": "[after]\nfun | text: 9 | Fun?"}
+    )
+    assert edited.status_code == 303
+    changed = questionnaire_of(app, copy_id)[0]
+    assert changed is not None and [q["key"] for q in changed["questions"]] == ["fun"] and changed["per_puzzle"] == []
+    assert questionnaire_of(app, study_id)[0] == asked  # the original is untouched
+
+    entry = researcher.post(f"/research/studies/{study_id}/preview", data={"csrf_token": token}).headers["Location"]
+    assert enter_study(researcher, entry).status_code == 303
+    assert agree(researcher, entry, []).status_code == 400  # the copy's consent has its clauses
+    assert agree(researcher, entry, ["1", "2", "3"]).status_code == 303
+    page = researcher.get(f"{entry}/go").get_data(as_text=True)
+    assert 'data-page="before"' in page and "How old are you?" in page and 'id="preview-note"' in page
+    assert 'id="withdraw"' in page
+    assert answer(researcher, entry, "before", BEFORE).status_code == 303
+    assert answer_count(app, study_id) == 0 and downloaded(researcher, study_id, "answers.csv") == []
+    with db.sessions_of(app)() as session:
+        preview_id = session.scalar(select(Study.id).where(Study.preview_of == study_id))
+    assert preview_id is not None and answer_count(app, preview_id) == 3
+
+
+def test_a_give_up_leads_to_its_questions_a_closed_study_takes_none_and_deletion_removes_them(
+    app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = questionnaire_study(researcher, puzzles)  # with breaks: the questions still come first
+    base = f"/s/{public_id(app, study_id)}"
+    client = app.test_client()
+    enter_study(client, f"{base}?participant_label=g1")
+    agree(client, base, ["1", "2", "3"])
+    assert answer(client, base, "before", BEFORE).status_code == 303
+    token = form_token(client, f"{base}/go")
+    client.post(f"{base}/start", data={"csrf_token": token})
+    first = client.get(f"{base}/go").headers["Location"].rsplit("/", 1)[1]
+    gave = client.post(f"{base}/give-up", data={"csrf_token": token})
+    assert gave.status_code == 303 and gave.headers["Location"].endswith(f"{base}/go")
+    page = client.get(f"{base}/go").get_data(as_text=True)
+    assert 'data-page="puzzle-0"' in page and "How difficult was this puzzle?" in page
+    with db.sessions_of(app)() as session:
+        games = session.scalars(
+            select(Game)
+            .join(Participant, Participant.id == Game.participant_id)
+            .where(Participant.study_id == study_id)
+        ).all()
+        assert [g.id for g in games] == [first] and games[0].gave_up_at is not None  # the next waits for answers
+
+    closing = researcher.post(
+        f"/research/studies/{study_id}/phase",
+        data={"to": "closed", "csrf_token": form_token(researcher, "/research/account")},
+    )
+    assert closing.status_code == 303
+    refused = client.post(f"{base}/answers", data={**PUZZLE_ANSWERS[0], "page": "puzzle-0", "csrf_token": token})
+    assert refused.status_code == 410 and answer_count(app, study_id) == 3  # the before block's only
+    left = client.post(f"{base}/withdraw", data={"delete": "yes", "csrf_token": token})
+    assert left.status_code == 200 and answer_count(app, study_id) == 0
+    with db.sessions_of(app)() as session:
+        assert session.scalar(select(func.count(Answer.id))) == 0

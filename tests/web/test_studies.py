@@ -80,7 +80,15 @@ def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) ->
     study_id = int(response.headers["Location"].rsplit("/", 1)[1])
     app = client.application
     assert prepared(app, study_id).state == "ready", prepared(app, study_id).problem
+    open_study(client, study_id)
     return study_id
+
+
+def open_study(client: FlaskClient, study_id: int) -> None:
+    """Open a prepared draft to participants, as its owner does from the study page."""
+    token = form_token(client, "/research/studies/new")  # not the study's page: its messages stay for the test
+    opened = client.post(f"/research/studies/{study_id}/phase", data={"to": "open", "csrf_token": token})
+    assert opened.status_code == 303, opened.get_data(as_text=True)
 
 
 def enter_study(client: FlaskClient, entry: str, barrier: threading.Barrier | None = None) -> TestResponse:

@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 from job_support import computed_report, prepared
 from sqlalchemy import func, select
 from test_play_routes import blanks, show_game
-from test_studies import EMAIL, PASSWORD, enter_study, form_token
+from test_studies import EMAIL, PASSWORD, enter_study, form_token, open_study
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
@@ -159,6 +159,7 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     created = client.post("/research/studies/new", data=data)
     study_id = int(created.headers["Location"].rsplit("/", 1)[1])
     assert prepared(app, study_id).state == "ready"
+    open_study(client, study_id)  # a draft until its owner opens it
     with app.app_context():
         study = db.get_session().get(Study, study_id)
         assert study is not None

@@ -20,6 +20,13 @@ def remembered(study: Study) -> str | None:
     return known.get(study.public_id)
 
 
+def forget(study: Study) -> None:
+    """Drop the study's participant id from the session cookie (their data were deleted)."""
+    known = dict(session.get(COOKIE_KEY) or {})
+    known.pop(study.public_id, None)
+    session[COOKIE_KEY] = known
+
+
 def remember(study: Study, participant: Participant) -> None:
     """Keep the participant's id for the study in the session cookie."""
     known = dict(session.get(COOKIE_KEY) or {})
@@ -55,3 +62,21 @@ def study_context(game: Game) -> StudyPlace | None:
     if participant is None or study is None:
         return None
     return StudyPlace(study=study, number=participant.current + 1, total=len(participant.order))
+
+
+ENDED_PHASES = ("closed", "archived")  # a study in these phases lets no participant go on (webapp.study.lifecycle)
+
+
+def study_ended(game: Game) -> str | None:
+    """Why a study game can no longer be played (its study is closed, or its participant withdrew), or None."""
+    if game.participant_id is None:
+        return None
+    place = study_context(game)
+    if place is None:
+        return None
+    if place.study.phase in ENDED_PHASES:
+        return "This study is closed: its puzzles can no longer be played. Thank you for taking part."
+    participant = get_session().get(Participant, game.participant_id)
+    if participant is not None and participant.state == "withdrawn":
+        return "You have withdrawn from this study: its puzzles can no longer be played."
+    return None

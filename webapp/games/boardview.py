@@ -11,7 +11,7 @@ from sudoku_engine.grid import cell_name, digits_of
 
 from ..models import Game
 from . import playstate
-from .hints import highlight
+from .hints import Highlight, highlight
 from .store import state_of, wrong_cells
 
 HINT_ROLE_WORDS = {"area": "hint area", "cause": "hint pattern", "effect": "hint target"}
@@ -106,11 +106,15 @@ class CellView:
 
 def board(game: Game) -> list[CellView]:
     """The 81 cells as the board shows them."""
-    state = state_of(game)
+    wrong = wrong_cells(game) if game.check_mistakes else set()
+    return state_board(state_of(game), wrong, highlight(game))
+
+
+def state_board(state: playstate.PlayState, wrong: set[int], shown: Highlight | None = None) -> list[CellView]:
+    """The 81 cells of a play state, with the cells marked wrong and the hint's highlights when given."""
     values = state.values()
     clashes = playstate.conflicts(values)
-    wrong = wrong_cells(game) if game.check_mistakes else set()
-    shown = highlight(game)
+    shown = shown or Highlight({}, {}, {})
     return [
         CellView(
             cell=cell,

@@ -248,8 +248,8 @@ def _changed_selection(state: PlayState, action: Action) -> Change:
     return playstate.mark_many(state, cells, action.digit, kind)
 
 
-def _changed(state: PlayState, action: Action) -> Change:
-    """Apply an action to the play state; ActionRefused says why it cannot be done."""
+def action_change(state: PlayState, action: Action) -> Change:
+    """Apply an action to the play state (in play and in a replay); ActionRefused says why it cannot be done."""
     kind, cell = action.kind, action.cell
     if kind in BOARD_KINDS:
         return BOARD_KINDS[kind](state)
@@ -317,9 +317,11 @@ def time_is_up(game: Game, now: datetime | None = None) -> bool:
 
 
 def check_open(game: Game, now: datetime | None = None) -> None:
-    """Refuse changes to a finished, timed-out or paused game."""
+    """Refuse changes to a finished, given-up, timed-out or paused game."""
     if game.completed_at is not None:
         raise GameFinished("This puzzle is already solved; its cells can no longer be changed.")
+    if game.gave_up_at is not None:
+        raise GameFinished("You gave up on this puzzle; go on to the next one.")
     if time_is_up(game, now):
         raise GameFinished("The time for this puzzle is up; go on to the next one.")
     if game.paused_at is not None:
@@ -365,7 +367,7 @@ def act(
         if action.kind == "autofill" and not setting(game, "autofill"):
             raise ActionRefused("Auto-candidates are off for this puzzle.")
         state = state_of(game)
-        change = _changed(state, action)
+        change = action_change(state, action)
         store_state(game, state)
         kind = _event_kind(action, change)
         game.mistakes += _wrong_entries(game, action, change)

@@ -15,7 +15,7 @@ from sudoku_engine.grid import Grid, InvalidPuzzle
 from ..bank import pool
 from ..db import get_session
 from ..games import boardview, hints, store
-from ..games.access import StudyPlace, may_play, study_context
+from ..games.access import StudyPlace, may_play, study_context, study_ended
 from ..games.boardview import CellView
 from ..games.calibration import calibration_in_force, slider_description
 from ..games.hints import GameHint
@@ -63,6 +63,9 @@ def load_game(game_id: str) -> Game:
     found = store.get_game(get_session(), game_id) or unknown_game()
     if not may_play(found):
         abort(403, description="This game belongs to another participant of a study.")
+    ended = study_ended(found)
+    if ended is not None:
+        abort(410, description=ended)
     return found
 
 

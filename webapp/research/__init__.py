@@ -97,6 +97,7 @@ def set_user(email: str, admin: bool | None, disabled: bool | None) -> None:
 @click.argument("study_id", type=click.IntRange(1, INTEGER_COLUMN_MAX))
 def report_command(study_id: int) -> None:
     """Print a study's validation report: puzzles, ratings against mean log time, the model, Table II."""
+    from ..study import rights
     from . import report
 
     with sessions_of(current_app)() as session:
@@ -106,6 +107,11 @@ def report_command(study_id: int) -> None:
         built = report.build(session, study, plots=False)
         for line in report.text_lines(built):
             click.echo(line)
+        withdrawn = rights.withdrawals(session, study)
+        click.echo(
+            f"Withdrawn: {withdrawn.kept} with their data kept; {withdrawn.deleted_on_withdrawal} withdrew and had "
+            f"their data deleted, {withdrawn.deleted_on_request} had it deleted on request (absent from the report)."
+        )
 
 
-from . import team, views  # noqa: E402, F401  (views register their routes on bp)
+from . import manage, participants, team, views  # noqa: E402, F401  (views register their routes on bp)

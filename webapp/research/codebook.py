@@ -26,7 +26,7 @@ COUNT = ("integer", "0 and up")
 FLAG = ("integer", "0; 1")
 EVENT_KINDS = (
     "show; enter; clear; mark; colour; autofill; clear_marks; restart; undo; redo; hint; apply; pause; resume; "
-    "check; complete"
+    "check; complete; give_up"
 )
 SHARED = {
     "study": STUDY_ID,
@@ -68,7 +68,12 @@ WIDE = {
     "entries": (*COUNT, "enter events"),
     "completed": (*FLAG, "1 when solved"),
     "timed_out": (*FLAG, "1 when the study's time limit ran out unsolved"),
-    "abandoned": (*FLAG, "1 when unsolved and the participant has been away longer than abandon_minutes"),
+    "abandoned": (
+        *FLAG,
+        "1 when unsolved, not given up, and the participant has been away longer than abandon_minutes",
+    ),
+    "gave_up": (*FLAG, "1 when the participant gave up on the puzzle (the long CSV's give_up event)"),
+    "withdrawn": (*FLAG, "1 when the participant withdrew from the study keeping their data (on each of their rows)"),
 }
 ANSWERS = {
     "study": STUDY_ID,
@@ -111,6 +116,16 @@ JSON_KEYS = {
     "consent_text": ("text, Markdown", "", "the consent text as written"),
     "instructions": ("text", "", "the instructions as written"),
     "created_at": ("UTC time, ISO 8601", "", "when the study was created"),
+    "phase": ("text", "draft; open; paused; closed; archived", "the study's phase when exported"),
+    "max_participants": ("integer", "1 and up; null", "the cap on participants in total (null: none)"),
+    "max_per_row": ("integer", "1 and up; null", "the cap on participants per Latin square row (null: none)"),
+    "withdrawals": (
+        "object",
+        "",
+        "withdrawn_data_kept (participants who withdrew keeping their data), deleted_on_withdrawal and "
+        "deleted_on_request (how many participants' data were deleted on their withdrawal or at a researcher's "
+        "request)",
+    ),
     "puzzles": ("list of objects", "", "each puzzle: position, puzzle, solution, D, the full rating record"),
     "consent_clauses": ("list of text", "", "the consent's clauses (its top-level list items), each ticked to agree"),
     "questionnaire": (

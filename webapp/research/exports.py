@@ -24,6 +24,7 @@ from sudoku_engine.grid import cell_name
 
 from ..games.store import active_seconds
 from ..models import Event, Game, Participant, Study, utcnow
+from ..study.rights import WITHDRAWN, withdrawals
 from ..study.studies import is_abandoned
 from . import answers
 
@@ -74,6 +75,8 @@ WIDE_COLUMNS = (
     "completed",
     "timed_out",
     "abandoned",
+    "gave_up",
+    "withdrawn",
 )
 
 
@@ -196,7 +199,9 @@ def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
         kinds["enter"],
         int(game.completed_at is not None),
         int(timed_out),
-        int(game.completed_at is None and is_abandoned(person, study, now)),
+        int(game.completed_at is None and game.gave_up_at is None and is_abandoned(person, study, now)),
+        int(game.gave_up_at is not None),
+        int(person.state == WITHDRAWN),
     ]
 
 
@@ -230,10 +235,10 @@ def answers_csv(session: Session, study: Study) -> str:
     return _csv(answers.ANSWER_COLUMNS, answers.answer_rows(session, study))
 
 
-def study_json(study: Study, session: Session | None = None) -> dict[str, Any]:
-    """The study's settings and every puzzle with its full rating record, then its consent clauses and
-    questionnaire, and (given a session) every answer."""
-    given = {"answers": answers.answers_json(session, study)} if session is not None else {}
+def study_json(study: Study, session: Session) -> dict[str, Any]:
+    """The study's settings, phase, caps, what was withdrawn, and every puzzle with its full rating record, then its
+    consent clauses, questionnaire and every answer."""
+    withdrawn = withdrawals(session, study)
     return {
         "study": study.public_id,
         "name": study.name,
@@ -243,10 +248,18 @@ def study_json(study: Study, session: Session | None = None) -> dict[str, Any]:
         "consent_text": study.consent_text,
         "instructions": study.instructions,
         "created_at": _iso(study.created_at),
+        "phase": study.phase,
+        "max_participants": study.max_participants,
+        "max_per_row": study.max_per_row,
+        "withdrawals": {
+            "withdrawn_data_kept": withdrawn.kept,
+            "deleted_on_withdrawal": withdrawn.deleted_on_withdrawal,
+            "deleted_on_request": withdrawn.deleted_on_request,
+        },
         "puzzles": [
             {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": _rating(p.d), "rating": p.rating}
             for p in study.puzzles
         ],
         **answers.questionnaire_json(study),
-        **given,
+        "answers": answers.answers_json(session, study),
     }

@@ -17,7 +17,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..db import get_session
 from ..games.calibration import calibration_in_force
 from ..models import Game, Participant, Study, User
-from ..study import preparing, questions, studies
+from ..study import lifecycle, preparing, questions, rights, studies
 from . import bp, codebook, exports, login_required, report, report_cache
 from .access import members_of, role_of, studies_of, study_for
 
@@ -61,8 +61,12 @@ def logout() -> ResponseReturnValue:
 @bp.get("/")
 @login_required
 def index() -> ResponseReturnValue:
-    """The researcher's studies."""
-    return render_template("research/index.html", studies=studies_of(get_session(), current_user))
+    """The researcher's studies (archived ones too with ``?archived=1``; preview copies never)."""
+    archived = request.args.get("archived") == "1"
+    listed = [
+        (found, role) for found, role in studies_of(get_session(), current_user) if lifecycle.is_listed(found, archived)
+    ]
+    return render_template("research/index.html", studies=listed, archived=archived)
 
 
 @bp.route("/studies/new", methods=["GET", "POST"])
@@ -85,6 +89,8 @@ def new_study() -> ResponseReturnValue:
             instructions=form.get("instructions") or "",
             settings=settings_of_form(),
             questionnaire=questionnaire_of_form(),
+            phase=studies.DRAFT,
+            caps=caps_of_form(),
         )
     except studies.StudyError as error:
         return render_template("research/new_study.html", form=form, error=str(error)), 400
@@ -163,6 +169,15 @@ def questionnaire_of_form() -> dict[str, Any] | None:
     return questions.parse(form.get("questions") or "", built_in)
 
 
+def caps_of_form() -> tuple[int | None, int | None]:
+    """The caps on participants from the form (empty: none): in total, and per row of a Latin square."""
+    found = []
+    for field, name in (("max_participants", "Most participants"), ("max_per_row", "Most participants per order")):
+        text = (request.form.get(field) or "").strip()
+        found.append(bounded_int(text, name, 1, lifecycle.MAX_CAP) if text else None)
+    return found[0], found[1]
+
+
 def bounded_int(text: str, name: str, low: int, high: int) -> int:
     """A whole number within bounds, or a StudyError naming the field."""
     try:
@@ -181,7 +196,12 @@ def study(study_id: int) -> ResponseReturnValue:
     puzzles are being prepared, how far that is."""
     found = study_for(study_id)
     session = get_session()
-    team = {"team": members_of(session, found), "role": role_of(session, found, current_user)}
+    team = {
+        "team": members_of(session, found),
+        "role": role_of(session, found, current_user),
+        "moves": lifecycle.moves_of(found),
+        "move_names": lifecycle.MOVE_NAMES,
+    }
     if found.state == studies.PREPARING:  # the page's poll (a post) queues a stalled preparation again
         return render_template("research/study.html", study=found, total=planned(found), **team)
     return render_template("research/study.html", study=found, **progress_of(found), **team)
@@ -228,7 +248,7 @@ def progress_of(found: Study) -> dict[str, Any]:
         "declined": sum(p.state == "declined" for p in people),
         "finished": sum(p.state == "done" for p in people),
     }
-    return {"rows": rows, "counts": counts}
+    return {"rows": rows, "counts": counts, "withdrawals": rights.withdrawals(session, found)}
 
 
 @bp.get("/studies/<int:study_id>/export/<kind>")
@@ -273,6 +293,7 @@ def report_page(found: Study, refit_error: str | None = None, status: int = 200)
         report=shown,
         missing=report.missing(shown) if shown is not None else [],
         refit_problem=refit_error or report.refit_problem(session, found),
+        withdrawals=rights.withdrawals(session, found),
         calibration=calibration_in_force(session),
     )
     return page, status

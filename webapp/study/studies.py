@@ -12,8 +12,10 @@ they are. Orders: fixed (the list as entered), random per participant, or a bala
 design: every puzzle in every place and after every other puzzle equally often); square rows go in order of
 arrival to the row with the fewest participants who are not abandoned (no activity for ``abandon_minutes``),
 and arrivals are numbered under a unique index, so two people arriving at once never read the same counts;
-a participant who declines gives the row back.
-A participant walks consent -> instructions -> puzzles (one game each, the study's board settings) -> done.
+a participant who declines or withdraws gives the row back. Caps on the participants who count (in total, per
+square row) refuse arrivals once reached; the row chosen is still the one with the fewest, so the rows stay balanced.
+A participant walks consent -> instructions -> puzzles (one game each, the study's board settings) -> done, and may
+give up on a puzzle or withdraw (``rights``); who may enter depends on the study's phase (``lifecycle``).
 """
 
 from __future__ import annotations
@@ -53,10 +55,16 @@ RATING_TIMEOUT_S = 10.0
 ARRIVAL_RETRIES = 10
 MAX_REDIRECT_LENGTH = 2000  # characters of a completion redirect address
 PREPARING, READY, FAILED = "preparing", "ready", "failed"  # a study's states (``Study.state``)
+DRAFT, OPEN, PAUSED, CLOSED, ARCHIVED, PREVIEW = "draft", "open", "paused", "closed", "archived", "preview"
+LEFT = ("declined", "withdrawn")  # participant states that give their square row back
 
 
 class StudyError(ValueError):
     """Study input that cannot be used; the message says why."""
+
+
+class StudyFull(StudyError):
+    """An arrival refused because the study's cap on participants is reached."""
 
 
 def label_hash(secret: str, value: str) -> str:
@@ -152,7 +160,7 @@ def checked_puzzles(text: str) -> list[tuple[str, str]]:
         for number, raw in enumerate(text.splitlines(), 1)
         if (line := raw.split("#", 1)[0].strip())
     ]
-    _check_count(len(lines))  # before any solving: a long file is refused at once
+    check_count(len(lines))  # before any solving: a long file is refused at once
     found, problems = [], []
     for number, line in lines:
         try:
@@ -180,7 +188,7 @@ def targets_of_d(values: Sequence[float]) -> list[Target]:
     return [Target(value, f"target D {value:g}") for value in values]
 
 
-def _check_count(count: int) -> None:
+def check_count(count: int) -> None:
     """A study needs 1 to MAX_PUZZLES puzzles."""
     if not 1 <= count <= MAX_PUZZLES:
         raise StudyError(f"A study needs 1 to {MAX_PUZZLES} puzzles; {count} given.")
@@ -206,11 +214,14 @@ def create_study(
     instructions: str = "",
     settings: Mapping[str, Any] | None = None,
     questionnaire: dict[str, Any] | None = None,
+    phase: str = OPEN,
+    caps: tuple[int | None, int | None] = (None, None),
 ) -> Study:
     """Store a new study: ready at once with its rated ``puzzles`` in the order given, or, given ``work`` (checked
     puzzles to rate, or targets to draw bank puzzles for), preparing until a job (``preparing``) makes it
-    ready. Participants cannot enter a study before it is ready. ``questionnaire`` is what ``questions.parse``
-    made of the form's questions."""
+    ready. Participants cannot enter a study before it is ready, nor while it is in another phase than open
+    (``phase``; the researcher's form makes drafts). ``questionnaire`` is what ``questions.parse`` made of the
+    form's questions; ``caps``: most participants in total and per square row."""
     if order_scheme not in ORDER_SCHEMES:
         raise StudyError(f"{order_scheme!r} is not an order scheme: use fixed, random or latin.")
     if not name.strip():
@@ -224,15 +235,18 @@ def create_study(
         order_scheme=order_scheme,
         settings=settings_of(settings or {}),
         questionnaire=questionnaire,
+        phase=phase,
+        max_participants=caps[0],
+        max_per_row=caps[1],
     )
     if work is None:
         study.puzzles = [
             StudyPuzzle(position=i, puzzle=p.puzzle, solution=p.solution, d=p.d, rating=p.rating)
             for i, p in enumerate(puzzles)
         ]
-        _check_count(len(study.puzzles))
+        check_count(len(study.puzzles))
     else:
-        _check_count(work.count)
+        check_count(work.count)
         study.state, study.pending, study.prepared, study.heartbeat_at = PREPARING, work.as_json(), 0, utcnow()
     session.add(study)
     session.commit()
@@ -264,43 +278,59 @@ def returning(session: Session, study: Study, public_id: str | None, who: str | 
 def is_abandoned(participant: Participant, study: Study, now: datetime) -> bool:
     """True when a participant left the study unfinished and has been away longer than the study allows."""
     away = timedelta(minutes=float(study.settings.get("abandon_minutes") or 60))
-    return participant.state not in ("done", "declined") and now - participant.last_seen_at > away
+    return participant.state not in ("done", *LEFT) and now - participant.last_seen_at > away
 
 
-def latin_row(session: Session, study: Study, now: datetime, upto: int) -> int:
-    """The square row with the fewest participants who count (not abandoned) among arrivals 1 to ``upto``; the
-    lowest such row on a tie.
+def counts(participant: Participant, study: Study, now: datetime) -> bool:
+    """Whether a participant counts for the caps and the square rows: neither left nor abandoned."""
+    return participant.state not in LEFT and not is_abandoned(participant, study, now)
 
-    Counting only those arrivals makes the row a function of what the arrival number ``upto + 1`` was computed
-    from: an arrival committed in between takes that number first and makes this one count again.
+
+def counted(session: Session, study: Study, now: datetime, upto: int) -> list[Participant]:
+    """The participants who count (``counts``) among arrivals 1 to ``upto``.
+
+    Counting only those arrivals makes what is computed from them a function of what the arrival number
+    ``upto + 1`` was computed from: an arrival committed in between takes that number first and makes this one
+    count again.
     """
+    taken = session.scalars(select(Participant).where(Participant.study_id == study.id, Participant.arrival <= upto))
+    return [other for other in taken if counts(other, study, now)]
+
+
+def latin_row(study: Study, people: Sequence[Participant]) -> int:
+    """The square row with the fewest of ``people`` (those who count); the lowest such row on a tie."""
     rows = len(williams_rows(len(study.puzzles)))
-    counts = [0] * rows
-    taken = session.scalars(
-        select(Participant).where(
-            Participant.study_id == study.id, Participant.latin_row.is_not(None), Participant.arrival <= upto
-        )
-    )
-    for other in taken:
-        if other.latin_row is not None and other.state != "declined" and not is_abandoned(other, study, now):
-            counts[other.latin_row % rows] += 1
-    return counts.index(min(counts))
+    per_row = [0] * rows
+    for other in people:
+        if other.latin_row is not None:
+            per_row[other.latin_row % rows] += 1
+    row = per_row.index(min(per_row))
+    if study.max_per_row is not None and per_row[row] >= study.max_per_row:
+        raise StudyFull(f"Every order of this study has its {study.max_per_row} participants.")
+    return row
 
 
 def order_for(session: Session, study: Study, now: datetime, upto: int) -> tuple[list[int], int | None]:
-    """The puzzle positions in the order arrival ``upto + 1`` plays them, and the square row if any."""
+    """The puzzle positions in the order arrival ``upto + 1`` plays them, and the square row if any; StudyFull
+    when a cap is reached."""
+    people = counted(session, study, now, upto)
+    if study.max_participants is not None and len(people) >= study.max_participants:
+        raise StudyFull(f"This study has all its {study.max_participants} participants.")
     positions = list(range(len(study.puzzles)))
     if study.order_scheme == "random":
         random.SystemRandom().shuffle(positions)
         return positions, None
     if study.order_scheme == "latin":
-        row = latin_row(session, study, now, upto)
+        row = latin_row(study, people)
         return williams_rows(len(positions))[row], row
     return positions, None
 
 
-def enter(session: Session, study: Study, secret: str, labels: Mapping[str, str], public_id: str | None) -> Participant:
-    """The participant arriving through the entry link: recognised and resumed, or newly assigned an order."""
+def enter(
+    session: Session, study: Study, secret: str, labels: Mapping[str, str], public_id: str | None, new: bool = True
+) -> Participant | None:
+    """The participant arriving through the entry link: recognised and resumed, or newly assigned an order (None
+    when ``new`` is False: the study takes no one new; StudyFull when a cap is reached)."""
     hashed = hashed_labels(secret, labels)
     who = identity(hashed)
     for _attempt in range(ARRIVAL_RETRIES):
@@ -310,6 +340,8 @@ def enter(session: Session, study: Study, secret: str, labels: Mapping[str, str]
             found.last_seen_at = now
             session.commit()
             return found
+        if not new:
+            return None
         last = session.scalar(select(func.max(Participant.arrival)).where(Participant.study_id == study.id)) or 0
         order, row = order_for(session, study, now, last)
         arrival = last + 1
@@ -391,12 +423,14 @@ def start(session: Session, participant: Participant) -> None:
 
 
 def advance(session: Session, study: Study, participant: Participant) -> None:
-    """Move on after the current puzzle is solved (or its time limit ran out): the next puzzle, or done."""
+    """Move on after the current puzzle is solved (or its time limit ran out, or it was given up): the next
+    puzzle, or done."""
     if participant.state != "playing":
         return
     puzzle = study_puzzle(study, participant)
     game = existing_game(session, participant, puzzle) if puzzle is not None else None
-    if puzzle is not None and (game is None or (game.completed_at is None and not time_is_up(game))):
+    finished = game is not None and (game.completed_at is not None or game.gave_up_at is not None or time_is_up(game))
+    if puzzle is not None and not finished:
         raise StudyError("This puzzle is not solved yet.")
     participant.current += 1
     participant.last_seen_at = utcnow()
