@@ -259,6 +259,9 @@ class Study(Base):
     prepared: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     problem: Mapped[str | None] = mapped_column(Text)
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The questionnaire (``webapp.study.questions``): the researcher's text, the questions of each block and the
+    # per-puzzle items asked; None when the study asks nothing besides consent.
+    questionnaire: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # The lifecycle (``webapp.study.lifecycle``): "draft" (editable, no participants), "open", "paused" (no new
     # participants), "closed" (no one goes on), "archived" (read-only, hidden from the list); "preview" for an
     # owner's throw-away copy (``preview_of`` names the study it copies). Caps on participants who count (None: none).
@@ -318,6 +321,27 @@ class Participant(Base):
     last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     # When the participant withdrew keeping their data (state "withdrawn"); one who asked for deletion has no row.
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Answer(Base):
+    """One question a participant was shown and their answer (``webapp.study.questions``): ``block`` is "before"
+    (before the first puzzle), "puzzle" (after the puzzle at ``order_index`` of their order) or "after" (after the
+    last); ``order_index`` is 0 for the before and after blocks. ``value`` is None when an optional question was left
+    blank; ``passed`` says whether an attention check got its expected answer (None for other questions)."""
+
+    __tablename__ = "answers"
+    __table_args__ = (
+        Index("uq_answers_participant_place", "participant_id", "block", "order_index", "question", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id", ondelete="CASCADE"), index=True)
+    block: Mapped[str] = mapped_column(String(16))
+    order_index: Mapped[int] = mapped_column(Integer, default=0)
+    question: Mapped[str] = mapped_column(String(64))
+    value: Mapped[str | None] = mapped_column(Text)
+    passed: Mapped[bool | None] = mapped_column(Boolean)
+    answered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Calibration(Base):

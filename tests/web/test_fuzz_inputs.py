@@ -77,6 +77,15 @@ FORM_VALUES: dict[str, list[str]] = {
     "max_participants": ["50"],
     "max_per_row": ["10"],
     "back": ["/"],
+    "clause": ["1"],
+    "questions": ["[before]\nage | integer: 18 to 99 | Age?\n[after]\nok | single: Yes; No | check: Yes | Yes?"],
+    "ask_difficulty": ["on"],
+    "ask_effort": ["on"],
+    "page": ["before", "puzzle-0", "after"],
+    "q_age": ["30"],
+    "q_ok": ["1"],
+    "q_difficulty": ["4"],
+    "q_tlx_mental": ["50"],
 }
 QUERY_VALUES: dict[str, list[str]] = {
     "slider": ["30"],
@@ -145,7 +154,8 @@ def fuzzing(fuzz_app: Flask) -> Fuzzing:
     login = {"email": EMAIL, "password": PASSWORD, "csrf_token": token}
     assert researcher.post("/research/login", data=login).status_code == 302
     researcher_headers = {**csrf_header_of(researcher), "HX-Request": "true"}
-    study_form = {"name": "Fuzz", "puzzles": EULER_01, "order_scheme": "latin", "breaks": "on"}
+    study_form = {"name": "Fuzz", "puzzles": EULER_01, "order_scheme": "latin", "breaks": "on", "ask_difficulty": "on"}
+    study_form["questions"] = FORM_VALUES["questions"][0]
     created = researcher.post("/research/studies/new", data=study_form, headers=researcher_headers)
     assert created.status_code == 303, created.get_data(as_text=True)
     study_id = created.headers["Location"].rsplit("/", 1)[1]

@@ -96,6 +96,7 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
     get_twice(participant, f"{entry}?participant_label=p1", 303)  # recognised now
     token = form_token(participant, f"{entry}/go")
     assert 'id="agree"' in get_twice(participant, f"{entry}/go", 200)
+    get_twice(participant, f"{entry}/consent.txt", 200)
     participant.post(f"{entry}/consent", data={"answer": "agree", "csrf_token": token})
     assert 'id="start"' in get_twice(participant, f"{entry}/go", 200)
     participant.post(f"{entry}/start", data={"csrf_token": token})
@@ -122,7 +123,10 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
         f"/research/studies/{study_id}",
         f"/research/studies/{study_id}/progress",
         f"/research/studies/{study_id}/report",
-        *(f"/research/studies/{study_id}/export/{kind}" for kind in ("long.csv", "wide.csv", "study.json")),
+        *(
+            f"/research/studies/{study_id}/export/{kind}"
+            for kind in ("long.csv", "wide.csv", "answers.csv", "study.json", "codebook.csv")
+        ),
         f"/research/studies/{study_id}/team",
         f"/research/studies/{study_id}/participants",
         f"/research/studies/{study_id}/participants/{participant_of(app, games[0])}",

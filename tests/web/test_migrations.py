@@ -34,6 +34,7 @@ def test_migration_creates_tables_and_index(app: Flask) -> None:
         "calibrations",
         "study_reports",
         "study_members",
+        "answers",
     }
     indexes = inspect(db.engine_of(app)).get_indexes("events")
     assert sorted((index["name"], index["column_names"], index["unique"]) for index in indexes) == [

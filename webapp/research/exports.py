@@ -26,6 +26,7 @@ from ..games.store import active_seconds
 from ..models import Event, Game, Participant, Study, utcnow
 from ..study.rights import WITHDRAWN, withdrawals
 from ..study.studies import is_abandoned
+from . import answers
 
 # Where a row stands: the study, the participant (their arrival and Latin-square row) and the puzzle in their order.
 PLACE_COLUMNS = (
@@ -219,13 +220,23 @@ def _round(value: float | None) -> object:
 
 
 def wide_csv(session: Session, study: Study) -> str:
-    """The wide export."""
+    """The wide export, the questionnaire's columns (``answers``) after the game's."""
     now = utcnow()
-    return _csv(WIDE_COLUMNS, (wide_row(study, item, now) for item in played(session, study)))
+    given = answers.answers_by_place(session, study)
+    rows = (
+        wide_row(study, item, now) + given.values(item.participant, item.order_index) for item in played(session, study)
+    )
+    return _csv(WIDE_COLUMNS + answers.wide_columns(study), rows)
+
+
+def answers_csv(session: Session, study: Study) -> str:
+    """The answers export: one row per question shown to a participant."""
+    return _csv(answers.ANSWER_COLUMNS, answers.answer_rows(session, study))
 
 
 def study_json(study: Study, session: Session) -> dict[str, Any]:
-    """The study's settings, phase, caps, what was withdrawn, and every puzzle with its full rating record."""
+    """The study's settings, phase, caps, what was withdrawn, and every puzzle with its full rating record, then its
+    consent clauses, questionnaire and every answer."""
     withdrawn = withdrawals(session, study)
     return {
         "study": study.public_id,
@@ -248,4 +259,6 @@ def study_json(study: Study, session: Session) -> dict[str, Any]:
             {"position": p.position, "puzzle": p.puzzle, "solution": p.solution, "D": _rating(p.d), "rating": p.rating}
             for p in study.puzzles
         ],
+        **answers.questionnaire_json(study),
+        "answers": answers.answers_json(session, study),
     }

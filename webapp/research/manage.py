@@ -19,7 +19,7 @@ from ..models import Study
 from ..study import lifecycle, preparing, rights, studies
 from . import bp, login_required
 from .access import study_for
-from .views import caps_of_form, settings_of_form, work_of_form
+from .views import caps_of_form, questionnaire_of_form, settings_of_form, work_of_form
 
 PUZZLE_FIELDS = ("puzzles", "targets", "sliders")
 T = TypeVar("T")
@@ -37,6 +37,7 @@ def form_of(study: Study) -> dict[str, Any]:
     """The edit form's fields as the study has them."""
     settings = study.settings
     limit = settings.get("time_limit_s")
+    asked = study.questionnaire or {}
     return {
         "name": study.name,
         "description": study.description,
@@ -50,6 +51,8 @@ def form_of(study: Study) -> dict[str, Any]:
         "redirect_url": settings.get("redirect_url") or "",
         "max_participants": "" if study.max_participants is None else str(study.max_participants),
         "max_per_row": "" if study.max_per_row is None else str(study.max_per_row),
+        "questions": asked.get("source") or "",
+        **{f"ask_{name}": "on" for name in asked.get("per_puzzle") or ()},
     }
 
 
@@ -63,7 +66,7 @@ def new_puzzles() -> studies.Pending | None:
 @bp.route("/studies/<int:study_id>/edit", methods=["GET", "POST"])
 @login_required
 def edit_study(study_id: int) -> ResponseReturnValue:
-    """Change a draft: its name, texts, order, settings, caps and (prepared again) its puzzles."""
+    """Change a draft: its name, texts, questionnaire, order, settings, caps and (prepared again) its puzzles."""
     found = study_for(study_id, "owner")
     if found.phase != studies.DRAFT:
         abort(409, description=f"Only a draft can be changed; this study is {found.phase}. Duplicate it instead.")
@@ -72,9 +75,11 @@ def edit_study(study_id: int) -> ResponseReturnValue:
     form = request.form
     try:
         work = new_puzzles()
-        fields = {name: form.get(name) or "" for name in ("name", "description", "consent_text", "instructions")}
+        texts = ("name", "description", "consent_text", "instructions")
+        fields: dict[str, Any] = {name: form.get(name) or "" for name in texts}
         fields["order_scheme"] = form.get("order_scheme") or "fixed"
-        lifecycle.edit(get_session(), found, {**fields, "settings": settings_of_form()}, work, caps_of_form())
+        fields["settings"], fields["questionnaire"] = settings_of_form(), questionnaire_of_form()
+        lifecycle.edit(get_session(), found, fields, work, caps_of_form())
     except studies.StudyError as error:
         return render_template("research/new_study.html", form=form, error=str(error), editing=found), 400
     if work is not None and not preparing.enqueue(current_app, found):

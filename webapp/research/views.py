@@ -17,8 +17,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..db import get_session
 from ..games.calibration import calibration_in_force
 from ..models import Game, Participant, Study, User
-from ..study import lifecycle, preparing, rights, studies
-from . import bp, exports, login_required, report, report_cache
+from ..study import lifecycle, preparing, questions, rights, studies
+from . import bp, codebook, exports, login_required, report, report_cache
 from .access import members_of, role_of, studies_of, study_for
 
 MAX_UPLOAD_BYTES = 200_000
@@ -88,6 +88,7 @@ def new_study() -> ResponseReturnValue:
             consent_text=form.get("consent_text") or "",
             instructions=form.get("instructions") or "",
             settings=settings_of_form(),
+            questionnaire=questionnaire_of_form(),
             phase=studies.DRAFT,
             caps=caps_of_form(),
         )
@@ -159,6 +160,13 @@ def settings_of_form() -> dict[str, Any]:
         )
     settings["redirect_url"] = redirect_url or None
     return settings
+
+
+def questionnaire_of_form() -> dict[str, Any] | None:
+    """The questionnaire from the form: the questions' text and the built-in per-puzzle items switched on."""
+    form = request.form
+    built_in = [name for name in questions.BUILT_IN if form.get(f"ask_{name}") == "on"]
+    return questions.parse(form.get("questions") or "", built_in)
 
 
 def caps_of_form() -> tuple[int | None, int | None]:
@@ -246,7 +254,7 @@ def progress_of(found: Study) -> dict[str, Any]:
 @bp.get("/studies/<int:study_id>/export/<kind>")
 @login_required
 def export(study_id: int, kind: str) -> ResponseReturnValue:
-    """Download the study's long CSV, wide CSV or JSON (columns in docs/data.md)."""
+    """Download the study's long CSV, wide CSV, answers CSV, JSON or codebook (columns in docs/data.md)."""
     found = study_for(study_id)
     name = f"study-{found.public_id}"
     if kind == "long.csv":
@@ -255,8 +263,12 @@ def export(study_id: int, kind: str) -> ResponseReturnValue:
         body, mimetype = exports.wide_csv(get_session(), found), "text/csv"
     elif kind == "study.json":
         body, mimetype = json.dumps(exports.study_json(found, get_session()), indent=1), "application/json"
+    elif kind == "answers.csv":
+        body, mimetype = exports.answers_csv(get_session(), found), "text/csv"
+    elif kind == "codebook.csv":
+        body, mimetype = codebook.codebook_csv(found), "text/csv"
     else:
-        abort(404, description="Exports are long.csv, wide.csv and study.json.")
+        abort(404, description="Exports are long.csv, wide.csv, answers.csv, study.json and codebook.csv.")
     disposition = f'attachment; filename="{name}-{kind}"'
     return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
 

@@ -1,8 +1,8 @@
 """A study's lifecycle: draft -> open -> paused -> closed -> archived; editing a draft, duplicating, previewing.
 
-- draft: the study's name, texts, order, settings, caps and puzzles may be changed (new puzzles are prepared again by
-  the ``preparing`` job); participants cannot enter. A study made from the researcher's form starts here once its
-  puzzles are prepared.
+- draft: the study's name, texts, questionnaire, order, settings, caps and puzzles may be changed (new puzzles are
+  prepared again by the ``preparing`` job); participants cannot enter. A study made from the researcher's form
+  starts here once its puzzles are prepared.
 - open: participants may enter.
 - paused: the entry link says the study is paused and takes no one new; participants already in may finish.
 - closed: no one enters or goes on (every participant page says the study is closed); a participant may still
@@ -10,15 +10,17 @@
 - archived: read-only and hidden from the researcher's list of studies by default; the data stay for export, and
   deletion of a participant's data on request still works.
 
-A paused study opens again; no other move goes back. A duplicate is a new draft with the same texts, order,
-settings, caps and rated puzzles, and no participants. A preview is a throw-away copy of the study (phase
-"preview", ``preview_of`` naming the study) that its owner takes as a participant would: its participants and games
-belong to the copy, so nothing is stored in the study's own data; an owner's next preview deletes the older copies.
+A paused study opens again; no other move goes back. A duplicate is a new draft with the same texts (the consent
+with its clauses), questionnaire, order, settings, caps and rated puzzles, and no participants. A preview is a
+throw-away copy of the study (phase "preview", ``preview_of`` naming the study) that its owner takes as a
+participant would, questions included: its participants, games and answers belong to the copy, so nothing is stored
+in the study's own data; an owner's next preview deletes the older copies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 from typing import Any
 
 from sqlalchemy import select
@@ -86,8 +88,9 @@ def checked_caps(total: int | None, per_row: int | None) -> tuple[int | None, in
 def edit(
     session: Session, study: Study, fields: Mapping[str, Any], work: Pending | None, caps: tuple[int | None, int | None]
 ) -> None:
-    """Change a draft: ``fields`` name, description, consent_text, instructions, order_scheme, settings; new
-    puzzles (``work``) replace the old ones and are prepared again by the job (the caller queues it)."""
+    """Change a draft: ``fields`` name, description, consent_text, instructions, order_scheme, settings and, when
+    given, questionnaire (what ``questions.parse`` made of the form; kept when absent); new puzzles (``work``) replace
+    the old ones and are prepared again by the job (the caller queues it)."""
     if study.phase != DRAFT:
         raise StudyError(f"Only a draft can be changed; this study is {study.phase}. Duplicate it to change a copy.")
     if study.state == PREPARING:
@@ -105,6 +108,8 @@ def edit(
     study.consent_text = str(fields.get("consent_text") or "")
     study.instructions = str(fields.get("instructions") or "")
     study.settings = settings_of(fields.get("settings") or {})
+    if "questionnaire" in fields:
+        study.questionnaire = fields["questionnaire"]
     study.max_participants, study.max_per_row = checked_caps(*caps)
     if work is not None:
         study.puzzles = []
@@ -115,8 +120,8 @@ def edit(
 
 
 def duplicate(session: Session, study: Study, owner_id: int, phase: str = DRAFT) -> Study:
-    """A new study (a draft, or a preview copy) with the study's texts, order, settings, caps and rated puzzles,
-    and no participants."""
+    """A new study (a draft, or a preview copy) with the study's texts, questionnaire, order, settings, caps and
+    rated puzzles, and no participants."""
     if study.state != READY:
         raise StudyError("Only a study whose puzzles are prepared can be copied.")
     copy = Study(
@@ -127,6 +132,7 @@ def duplicate(session: Session, study: Study, owner_id: int, phase: str = DRAFT)
         instructions=study.instructions,
         order_scheme=study.order_scheme,
         settings=dict(study.settings),
+        questionnaire=deepcopy(study.questionnaire),
         phase=phase,
         preview_of=study.id if phase == PREVIEW else None,
         max_participants=study.max_participants,

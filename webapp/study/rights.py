@@ -2,12 +2,12 @@
 recorded about them, and a researcher's deletion of one participant's data by their label.
 
 A puzzle given up is recorded as a ``give_up`` event and the game's ``gave_up_at`` (the game takes no more changes),
-and the participant goes on as after a solved puzzle. A withdrawal that keeps the data marks the participant
-"withdrawn" (their square row is given back). A deletion removes at once the participant's games, their events and
-the participant's row, and the study's stored reports (which name participants and their times; the next view
-computes them again); all that is kept is the study's count of deletions (on withdrawal, or on request), never a
-label, an id or a time. A label typed by a researcher is hashed with the app's secret key, as labels are stored,
-to find its participant.
+and the participant goes on as after a solved puzzle (to its questions first, when the study asks any). A
+withdrawal that keeps the data marks the participant "withdrawn" (their square row is given back). A deletion
+removes at once the participant's games, their events, their answers to the questionnaire and the participant's
+row, and the study's stored reports (which name participants and their times; the next view computes them again);
+all that is kept is the study's count of deletions (on withdrawal, or on request), never a label, an id or a time.
+A label typed by a researcher is hashed with the app's secret key, as labels are stored, to find its participant.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from ..games.store import log_event, time_is_up
-from ..models import Event, Game, Participant, Study, StudyReport, utcnow
+from ..models import Answer, Event, Game, Participant, Study, StudyReport, utcnow
 from .studies import StudyError, advance, existing_game, label_hash, study_puzzle
 
 WITHDRAWN = "withdrawn"
@@ -100,13 +100,14 @@ def delete_by_label(session: Session, study: Study, secret: str, label: str) -> 
 
 
 def erase(session: Session, participant: Participant) -> None:
-    """Delete a participant's games, their events and the participant's row, and the study's stored reports (in
-    the caller's transaction)."""
+    """Delete a participant's games, their events, their answers and the participant's row, and the study's stored
+    reports (in the caller's transaction)."""
     games = select(Game.id).where(Game.participant_id == participant.id).scalar_subquery()
     session.execute(delete(Event).where(Event.game_id.in_(games)), execution_options={"synchronize_session": False})
     session.execute(
         delete(Game).where(Game.participant_id == participant.id), execution_options={"synchronize_session": False}
     )
+    session.execute(delete(Answer).where(Answer.participant_id == participant.id))
     session.execute(delete(StudyReport).where(StudyReport.study_id == participant.study_id))
     session.delete(participant)
     session.flush()

@@ -213,13 +213,15 @@ def create_study(
     consent_text: str = "",
     instructions: str = "",
     settings: Mapping[str, Any] | None = None,
+    questionnaire: dict[str, Any] | None = None,
     phase: str = OPEN,
     caps: tuple[int | None, int | None] = (None, None),
 ) -> Study:
     """Store a new study: ready at once with its rated ``puzzles`` in the order given, or, given ``work`` (checked
     puzzles to rate, or targets to draw bank puzzles for), preparing until a job (``preparing``) makes it
     ready. Participants cannot enter a study before it is ready, nor while it is in another phase than open
-    (``phase``; the researcher's form makes drafts). ``caps``: most participants in total and per square row."""
+    (``phase``; the researcher's form makes drafts). ``questionnaire`` is what ``questions.parse`` made of the
+    form's questions; ``caps``: most participants in total and per square row."""
     if order_scheme not in ORDER_SCHEMES:
         raise StudyError(f"{order_scheme!r} is not an order scheme: use fixed, random or latin.")
     if not name.strip():
@@ -232,6 +234,7 @@ def create_study(
         instructions=instructions,
         order_scheme=order_scheme,
         settings=settings_of(settings or {}),
+        questionnaire=questionnaire,
         phase=phase,
         max_participants=caps[0],
         max_per_row=caps[1],

@@ -4,17 +4,25 @@ or a label. What the pages allow follows the study's phase (``lifecycle``)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
 
 from ..db import get_session
 from ..games.access import forget, remember, remembered
 from ..models import Participant, Study
-from . import rights, studies
+from . import consent as consent_text
+from . import questions, rights, studies
 
 bp = Blueprint("study", __name__, url_prefix="/s")
+
+
+@bp.context_processor
+def consent_helpers() -> dict[str, object]:
+    """The consent text's rendering (safe HTML pieces and clauses) for the participant's pages."""
+    return {"consent_parts": consent_text.parts}
 
 
 def any_study(public_id: str) -> Study:
@@ -99,6 +107,9 @@ def step(public_id: str) -> ResponseReturnValue:
     """The page for where the participant is: consent, instructions, the current puzzle, or the end."""
     study = open_study(public_id)
     participant = this_participant(study)
+    page = questions.due(get_session(), study, participant)
+    if page is not None:
+        return questions_page(study, page)
     if participant.state == "playing":
         puzzle = studies.study_puzzle(study, participant)
         game = studies.existing_game(get_session(), participant, puzzle) if puzzle is not None else None
@@ -127,6 +138,10 @@ def consent(public_id: str) -> ResponseReturnValue:
     answer = request.form.get("answer")
     if answer not in ("agree", "decline"):
         abort(400, description="Answer agree or decline.")
+    clauses = consent_text.clause_count(study.consent_text)
+    ticked = set(request.form.getlist("clause"))
+    if answer == "agree" and ticked != {str(n) for n in range(1, clauses + 1)}:
+        abort(400, description=f"Tick every clause of the consent to agree ({clauses} clauses).")
     studies.consent(get_session(), this_participant(study), answer == "agree")
     return redirect(url_for("study.step", public_id=public_id), 303)
 
@@ -136,6 +151,8 @@ def start(public_id: str) -> ResponseReturnValue:
     """Leave the instructions, or a break, for the current puzzle: its game is opened here."""
     study = open_study(public_id)
     participant = this_participant(study)
+    if questions.due(get_session(), study, participant) is not None:
+        abort(409, description="Answer the questions on the study's page first.")
     studies.start(get_session(), participant)
     open_current_game(study, participant)
     return redirect(url_for("study.step", public_id=public_id), 303)
@@ -149,7 +166,8 @@ def open_current_game(study: Study, participant: Participant) -> None:
 
 @bp.post("/<public_id>/next")
 def next_puzzle(public_id: str) -> ResponseReturnValue:
-    """After a solved (or timed-out) puzzle: a break page if the study has them, else the next puzzle."""
+    """After a solved (or timed-out) puzzle: its questions, a break page if the study has them, else the next
+    puzzle."""
     study = open_study(public_id)
     participant = this_participant(study)
     try:
@@ -160,7 +178,10 @@ def next_puzzle(public_id: str) -> ResponseReturnValue:
 
 
 def onwards(study: Study, participant: Participant) -> ResponseReturnValue:
-    """Where a participant goes once a puzzle is over: a break page if the study has them, else the next puzzle."""
+    """Where a participant goes once a puzzle is over (solved, timed out or given up): its page of questions if one
+    is due, else a break page if the study has them, else the next puzzle (or the end)."""
+    if questions.due(get_session(), study, participant) is not None:
+        return redirect(url_for("study.step", public_id=study.public_id), 303)
     if participant.state == "playing" and study.settings.get("breaks"):
         return redirect(url_for("study.pause_between", public_id=study.public_id), 303)
     open_current_game(study, participant)
@@ -172,9 +193,45 @@ def pause_between(public_id: str) -> ResponseReturnValue:
     """The break page between two puzzles (safe to reload); its button opens the next puzzle (``start``)."""
     study = open_study(public_id)
     participant = this_participant(study)
-    if participant.state != "playing":
+    if participant.state != "playing" or questions.due(get_session(), study, participant) is not None:
         return redirect(url_for("study.step", public_id=public_id), 303)
     return render_template("study/break.html", study=study, participant=participant)
+
+
+def questions_page(study: Study, page: questions.Page, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+    """The page of questions a participant is due (400 with a message by each answer refused)."""
+    sent = request.form if errors else MultiDict()
+    body = render_template("study/questions.html", study=study, page=page, errors=errors or {}, sent=sent)
+    return body, 400 if errors else 200
+
+
+@bp.post("/<public_id>/answers")
+def answers(public_id: str) -> ResponseReturnValue:
+    """Store the answers to the page of questions due, then go on: the instructions, the break or the next puzzle,
+    the end."""
+    study = open_study(public_id)
+    participant = this_participant(study)
+    page = questions.due(get_session(), study, participant)
+    if page is None or request.form.get("page") != page.name:
+        abort(409, description="These questions are already answered: go on from the study's page.")
+    try:
+        questions.answer(get_session(), participant, page, request.form.to_dict(flat=False))
+    except questions.AnswerErrors as error:
+        return questions_page(study, page, error.errors)
+    if page.block == "puzzle":
+        return onwards(study, participant)
+    return redirect(url_for("study.step", public_id=public_id), 303)
+
+
+@bp.get("/<public_id>/consent.txt")
+def consent_download(public_id: str) -> ResponseReturnValue:
+    """The consent text as plain text to keep, saying when this browser's participant agreed to it."""
+    study = open_study(public_id)
+    public = remembered(study)
+    participant = studies.returning(get_session(), study, public, None) if public else None
+    body = consent_text.plain_text(study.name, study.consent_text, participant.consented_at if participant else None)
+    disposition = f'attachment; filename="consent-{study.public_id}.txt"'
+    return Response(body, mimetype="text/plain", headers={"Content-Disposition": disposition})
 
 
 @bp.route("/<public_id>/give-up", methods=["GET", "POST"])
