@@ -324,15 +324,6 @@ def stuck() -> tuple[str, str]:
     return position, solution_of(position)
 
 
-@pytest.fixture
-def contexts() -> Iterator[list[BrowserContext]]:
-    """Extra browser contexts a test opens (closed after it), all on the live server."""
-    opened: list[BrowserContext] = []
-    yield opened
-    for context in opened:
-        context.close()
-
-
 def new_page(browser: Browser, base_url: str, opened: list[BrowserContext], **options: Any) -> Page:
     """A page in a new context with these options (viewport, colour scheme, touch...)."""
     context = browser.new_context(base_url=base_url, **options)
@@ -965,10 +956,10 @@ def test_completion_shows_time_hints_mistakes_difficulty_and_techniques(
 
 
 def test_phone_viewport_board_fits_and_the_pad_works_by_touch(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
     puzzle, solution = easy
-    page = new_page(browser, base_url, contexts, viewport=PHONE, has_touch=True, is_mobile=True)
+    page = new_page(browser, base_url, people, viewport=PHONE, has_touch=True, is_mobile=True)
     open_puzzle(page, puzzle)
     board = page.locator("#board").bounding_box()
     assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
@@ -1012,12 +1003,12 @@ def luminance(rgb: str) -> float:
 
 
 def test_dark_theme_and_reduced_motion_follow_the_system(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
     puzzle, _solution = easy
     looks = {}
     for scheme in ("light", "dark"):
-        page = new_page(browser, base_url, contexts, color_scheme=scheme)
+        page = new_page(browser, base_url, people, color_scheme=scheme)
         open_puzzle(page, puzzle)
         looks[scheme] = page.evaluate(
             """() => ({
@@ -1032,7 +1023,7 @@ def test_dark_theme_and_reduced_motion_follow_the_system(
     assert luminance(looks["dark"]["cell"]) < 0.05 and luminance(looks["dark"]["ink"]) > 0.6
     assert looks["light"]["transition"] != "0s", "cells animate their highlight by default"
 
-    calm = new_page(browser, base_url, contexts, reduced_motion="reduce")
+    calm = new_page(browser, base_url, people, reduced_motion="reduce")
     open_puzzle(calm, puzzle)
     durations = calm.eval_on_selector_all(
         "#board .cell", "(cells) => Array.from(new Set(cells.map((c) => getComputedStyle(c).transitionDuration)))"
@@ -1136,35 +1127,49 @@ def test_puzzle_links_error_pages_and_print_view(page: Page, easy: tuple[str, st
 
 
 def test_screenshots_of_the_board(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
     puzzle, solution = easy
-    setup = new_page(browser, base_url, contexts, viewport=DESKTOP)
-    open_puzzle(setup, puzzle)
-    url = setup.url
-    blank = empties(puzzle)
-    setup.locator("#autofill").click()
-    expect(setup.locator("#message")).to_contain_text("Candidates filled in")
-    for cell in blank[:6]:
-        cell_at(setup, cell).click()
-        setup.keyboard.press(solution[cell])
+    setup = new_page(browser, base_url, people, viewport=DESKTOP)
+    blank = marked_for_screenshots(setup, puzzle, solution, 6)
     clash = blank[-2]
     cell_at(setup, clash).click()
     setup.keyboard.press(next(ch for ch in puzzle[clash // 9 * 9 : clash // 9 * 9 + 9] if ch != "."))  # a conflict
-    cell_at(setup, blank[-1]).click()
-    setup.keyboard.press("Shift+1")
-    setup.keyboard.press("Shift+2")
     expect(setup.locator("#board .conflict")).not_to_have_count(0)
     for rung in range(1, 4):  # the hint's area, pattern and target colours too
         next_rung(setup, rung)
+    for size, scheme, page in every_look(browser, base_url, people, setup.url):
+        cell_at(page, blank[0]).click()
+        expect(page.locator("#board .same")).not_to_have_count(0)
+        expect(page.locator("#board .hint-effect")).to_have_count(1)
+        path = ARTIFACTS / f"board-{size}-{scheme}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000
+
+
+def marked_for_screenshots(page: Page, puzzle: str, solution: str, placed: int) -> list[int]:
+    """Open the puzzle, fill in the candidates, place the solution in the first ``placed`` empty cells and corner
+    marks 1 and 2 in the last; its empty cells."""
+    open_puzzle(page, puzzle)
+    blank = empties(puzzle)
+    page.locator("#autofill").click()
+    expect(page.locator("#message")).to_contain_text("Candidates filled in")
+    for cell in blank[:placed]:
+        cell_at(page, cell).click()
+        page.keyboard.press(solution[cell])
+    cell_at(page, blank[-1]).click()
+    page.keyboard.press("Shift+1")
+    page.keyboard.press("Shift+2")
+    return blank
+
+
+def every_look(
+    browser: Browser, base_url: str, people: list[BrowserContext], url: str
+) -> Iterator[tuple[str, str, Page]]:
+    """The game at ``url`` opened in each look the screenshots show: desktop and phone, light and dark."""
     ARTIFACTS.mkdir(exist_ok=True)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         for scheme in ("light", "dark"):
-            page = new_page(browser, base_url, contexts, viewport=viewport, color_scheme=scheme)
+            page = new_page(browser, base_url, people, viewport=viewport, color_scheme=scheme)
             page.goto(url)
-            cell_at(page, blank[0]).click()
-            expect(page.locator("#board .same")).not_to_have_count(0)
-            expect(page.locator("#board .hint-effect")).to_have_count(1)
-            path = ARTIFACTS / f"board-{size}-{scheme}.png"
-            page.screenshot(path=str(path), full_page=True)
-            assert path.stat().st_size > 10_000
+            yield size, scheme, page

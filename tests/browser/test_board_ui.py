@@ -22,11 +22,12 @@ from test_board import (
     board_snapshot,
     candidates,
     cell_at,
-    contexts,
     easy,
     empties,
     events_of,
+    every_look,
     focused_cell,
+    marked_for_screenshots,
     name,
     nearly_solved,
     new_page,
@@ -39,7 +40,7 @@ from test_board import (
 )
 
 pytestmark = pytest.mark.browser
-__all__ = ["contexts", "easy", "nearly_solved"]  # fixtures used here, defined beside the older board tests
+__all__ = ["easy", "nearly_solved"]  # fixtures used here, defined beside the older board tests
 
 WATCH_SHIFTS = """() => {
   window.shifts = [];
@@ -91,13 +92,13 @@ def centre(found: dict[str, float]) -> tuple[float, float]:
 def test_no_layout_shift_when_the_message_the_hint_or_the_completion_appears(
     browser: Browser,
     base_url: str,
-    contexts: list[BrowserContext],
+    people: list[BrowserContext],
     nearly_solved: tuple[str, str],
     size: str,
 ) -> None:
     puzzle, solution = nearly_solved
     viewport = DESKTOP if size == "desktop" else PHONE
-    page = new_page(browser, base_url, contexts, viewport=viewport, has_touch=size == "phone")
+    page = new_page(browser, base_url, people, viewport=viewport, has_touch=size == "phone")
     open_puzzle(page, puzzle)
     expect(page.locator("#timer")).to_have_attribute("data-state", "running")
     watched(page)
@@ -153,9 +154,9 @@ def test_no_layout_shift_when_the_message_the_hint_or_the_completion_appears(
 
 
 def test_desktop_board_beside_the_controls_and_at_least_540_px(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
-    page = new_page(browser, base_url, contexts, viewport=DESKTOP)
+    page = new_page(browser, base_url, people, viewport=DESKTOP)
     open_puzzle(page, easy[0])
     board, pad, hint = box(page, "#board"), box(page, ".pad"), box(page, "#hint")
     assert board["width"] >= 540 and abs(board["width"] - board["height"]) < 2
@@ -166,9 +167,9 @@ def test_desktop_board_beside_the_controls_and_at_least_540_px(
 
 
 def test_phone_board_full_width_with_pad_and_hint_in_reach_without_scrolling(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
-    page = new_page(browser, base_url, contexts, viewport=PHONE, has_touch=True, is_mobile=True)
+    page = new_page(browser, base_url, people, viewport=PHONE, has_touch=True, is_mobile=True)
     open_puzzle(page, easy[0])
     assert page.evaluate("window.scrollY") == 0
     board = box(page, "#board")
@@ -342,10 +343,10 @@ def test_shift_and_ctrl_click_select_several_cells_and_a_digit_goes_in_all_as_on
 
 
 def test_a_mouse_drag_and_a_touch_drag_select_the_cells_they_pass(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
     puzzle, _solution = easy
-    page = new_page(browser, base_url, contexts, viewport=DESKTOP)
+    page = new_page(browser, base_url, people, viewport=DESKTOP)
     open_puzzle(page, puzzle)
     row = next(r for r in range(9) if sum(puzzle[r * 9 + c] == "." for c in range(9)) >= 3)
     cells = [row * 9 + c for c in range(9)]
@@ -359,7 +360,7 @@ def test_a_mouse_drag_and_a_touch_drag_select_the_cells_they_pass(
     open_cells = [c for c in cells if puzzle[c] == "."]
     wait_for_board(page, board_snapshot(puzzle, {c: "4" for c in open_cells}))
 
-    phone = new_page(browser, base_url, contexts, viewport=PHONE, has_touch=True, is_mobile=True)
+    phone = new_page(browser, base_url, people, viewport=PHONE, has_touch=True, is_mobile=True)
     open_puzzle(phone, puzzle)
     column = [r * 9 + 4 for r in range(9)]
     points = [centre(box(phone, f"#cell-{name(c)}")) for c in column[:5]]
@@ -476,21 +477,11 @@ def test_the_pad_counts_what_is_left_of_each_digit_and_greys_a_finished_one(page
 
 
 def test_screenshots_of_the_new_board(
-    browser: Browser, base_url: str, contexts: list[BrowserContext], easy: tuple[str, str]
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str]
 ) -> None:
     puzzle, solution = easy
-    setup = new_page(browser, base_url, contexts, viewport=DESKTOP)
-    open_puzzle(setup, puzzle)
-    url = setup.url
-    blank = empties(puzzle)
-    setup.locator("#autofill").click()
-    expect(setup.locator("#message")).to_contain_text("Candidates filled in")
-    for cell in blank[:4]:
-        cell_at(setup, cell).click()
-        setup.keyboard.press(solution[cell])
-    cell_at(setup, blank[-1]).click()
-    setup.keyboard.press("Shift+1")
-    setup.keyboard.press("Shift+2")
+    setup = new_page(browser, base_url, people, viewport=DESKTOP)
+    blank = marked_for_screenshots(setup, puzzle, solution, 4)
     setup.keyboard.press("v")
     for index, cell in enumerate(blank[5:14]):
         cell_at(setup, cell).click()
@@ -499,20 +490,16 @@ def test_screenshots_of_the_new_board(
     for _rung in range(2):
         setup.locator("#hint").click()
     expect(setup.locator("#hint-panel .rungs li")).to_have_count(2)
-    ARTIFACTS.mkdir(exist_ok=True)
-    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-        for scheme in ("light", "dark"):
-            page = new_page(browser, base_url, contexts, viewport=viewport, color_scheme=scheme)
-            page.goto(url)
-            cell_at(page, blank[20]).click()
-            cell_at(page, blank[22]).click(modifiers=["Shift"])
-            expect(page.locator("#hint-panel")).to_be_visible()
-            path = ARTIFACTS / f"board-ui-{size}-{scheme}.png"
+    for size, scheme, page in every_look(browser, base_url, people, setup.url):
+        cell_at(page, blank[20]).click()
+        cell_at(page, blank[22]).click(modifiers=["Shift"])
+        expect(page.locator("#hint-panel")).to_be_visible()
+        path = ARTIFACTS / f"board-ui-{size}-{scheme}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 10_000
+        if size == "phone":  # the controls under the hint
+            page.locator(".hint-close").click()
+            page.locator('[data-mode="colour"]').click()
+            path = ARTIFACTS / f"board-ui-{size}-{scheme}-controls.png"
             page.screenshot(path=str(path))
             assert path.stat().st_size > 10_000
-            if size == "phone":  # the controls under the hint
-                page.locator(".hint-close").click()
-                page.locator('[data-mode="colour"]').click()
-                path = ARTIFACTS / f"board-ui-{size}-{scheme}-controls.png"
-                page.screenshot(path=str(path))
-                assert path.stat().st_size > 10_000

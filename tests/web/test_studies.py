@@ -41,7 +41,7 @@ def puzzles() -> list[tuple[str, str]]:
 
 @pytest.fixture(autouse=True)
 def consumer(app: Flask) -> Iterator[None]:
-    """A real consumer of the app's job queue: studies are prepared by it."""
+    """A real consumer of the app's job queue: studies are prepared and reports computed by it."""
     with jobs.running_in_threads(app):
         yield
 

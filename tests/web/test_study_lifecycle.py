@@ -3,20 +3,20 @@ on participants, and a preview that leaves the study's data as it was."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from job_support import computed_report, prepared
 from sqlalchemy import func, select, text
-from test_studies import EMAIL, enter_study, form_token, public_id
+from test_studies import EMAIL, consumer, enter_study, form_token, public_id
 from test_study_rights import Person, participant_row, solve, stored
 from test_team import account, logged_in
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
-from webapp import db, jobs
+from webapp import db
 from webapp.models import Game, Participant, Study, StudyPuzzle
 
 
@@ -27,11 +27,7 @@ def puzzles() -> list[tuple[str, str]]:
     return [(str(m.puzzle), str(m.solution)) for m in made]
 
 
-@pytest.fixture(autouse=True)
-def consumer(app: Flask) -> Iterator[None]:
-    """A real consumer of the app's job queue: studies are prepared and reports computed by it."""
-    with jobs.running_in_threads(app):
-        yield
+__all__ = ["consumer"]  # test_studies' job consumer for every test: studies are prepared and reports computed by it
 
 
 def new_researcher(app: Flask, email: str) -> FlaskClient:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -15,13 +14,13 @@ from flask.testing import FlaskClient
 from job_support import computed_report
 from sqlalchemy import func, select
 from test_play_routes import blanks, game_row
-from test_studies import EMAIL, create, enter_study, form_token, public_id
+from test_studies import EMAIL, consumer, create, enter_study, form_token, public_id
 from test_team import account, logged_in
 from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
-from webapp import db, jobs
+from webapp import db
 from webapp.models import Event, Game, Participant, Study, StudyReport
 from webapp.study.studies import label_hash
 
@@ -33,11 +32,7 @@ def puzzles() -> list[tuple[str, str]]:
     return [(str(m.puzzle), str(m.solution)) for m in made]
 
 
-@pytest.fixture(autouse=True)
-def consumer(app: Flask) -> Iterator[None]:
-    """A real consumer of the app's job queue: studies are prepared and reports computed by it."""
-    with jobs.running_in_threads(app):
-        yield
+__all__ = ["consumer"]  # test_studies' job consumer for every test: studies are prepared and reports computed by it
 
 
 @pytest.fixture
