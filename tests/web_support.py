@@ -25,7 +25,8 @@ DATABASES = ("sqlite", "postgresql")
 def new_app(instance: Path, **config: Any) -> Flask:
     """A test app on a fresh SQLite file in ``instance``, migrated with Alembic like production.
 
-    The bank does not refill in the background and on-demand generation gets a short budget, unless asked.
+    The bank does not refill in the background, on-demand generation gets a short budget and passwords a fast
+    hash, unless asked.
     """
     settings: dict[str, Any] = {
         "TESTING": True,
@@ -35,6 +36,8 @@ def new_app(instance: Path, **config: Any) -> Flask:
         "HTMX_SOURCE": "vendor",
         "POOL_REFILL": False,
         "POOL_GENERATE_BUDGET_S": 0.5,
+        # A fast password hash: tests create and log in accounts thousands of times (the app's own is scrypt).
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
     }
     settings.update(config)
     app = create_app(settings)

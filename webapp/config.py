@@ -115,6 +115,8 @@ FIXED: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 1_000_000,
     # A game can stay open for hours; the CSRF token lives as long as the browser session instead.
     "WTF_CSRF_TIME_LIMIT": None,
+    # How researchers' passwords are hashed (werkzeug's method string); the test apps pass a fast one.
+    "PASSWORD_HASH_METHOD": "scrypt",
 }
 
 

@@ -4,7 +4,11 @@ hints counted per game, and a switch that turns them off."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
 from web_support import csrf_header_of
+
+from webapp import config, db
+from webapp.models import User
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
@@ -132,6 +136,22 @@ def test_an_unknown_email_costs_the_same_hash_check_as_a_known_one(make_app, mon
         response = client.post("/research/login", data={"email": email, "password": "wrong"}, headers=headers)
         assert response.status_code == 401
     assert len(checked) == 2 and checked[0] == checked[1]  # the same method and cost parameters
+
+
+def test_accounts_are_hashed_with_scrypt_unless_the_app_is_told_otherwise(make_app, tmp_path):
+    """The app's own setting is scrypt (werkzeug's 2^15 work factor); an account made on it is stored so and logs
+    in; the test apps' fast method is an override."""
+    assert config.load(str(tmp_path), {}, environ={})["PASSWORD_HASH_METHOD"] == "scrypt"
+    app = make_app(PASSWORD_HASH_METHOD="scrypt")
+    assert create_researcher(app) == 0
+    with app.app_context():
+        stored = db.get_session().scalar(select(User.password_hash).where(User.email == "r@example.org"))
+    assert stored is not None and stored.startswith("scrypt:32768:8:1$")
+    client = app.test_client()
+    answer = client.post(
+        "/research/login", data={"email": "r@example.org", "password": "right-pw"}, headers=csrf_header_of(client)
+    )
+    assert answer.status_code == 302
 
 
 def test_failed_log_ins_for_one_account_are_limited_across_addresses(make_app):

@@ -33,6 +33,11 @@ MIN_PASSWORD = 8
 View = TypeVar("View", bound=Callable[..., object])
 
 
+def hash_password(password: str) -> str:
+    """The password's hash by the app's method (``PASSWORD_HASH_METHOD``, scrypt unless the app is told otherwise)."""
+    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
+
+
 def login_required(view: View) -> View:
     """Flask-Login's ``login_required`` with the view's type kept (Flask-Login ships no type hints)."""
     return cast(View, flask_login.login_required(view))
@@ -69,7 +74,7 @@ def create_user(email: str, password: str, admin: bool) -> None:
     with sessions_of(current_app)() as session:
         if session.scalar(select(User).where(User.email == email)) is not None:
             raise click.UsageError(f"There is already an account for {email}.")
-        session.add(User(email=email, password_hash=generate_password_hash(password), is_admin=admin))
+        session.add(User(email=email, password_hash=hash_password(password), is_admin=admin))
         session.commit()
     click.echo(f"Created the {'administrator' if admin else 'researcher'} account {email}.")
 

@@ -17,11 +17,11 @@ from flask.typing import ResponseReturnValue
 from flask_login import current_user, login_user
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import check_password_hash
 
 from ..db import get_session
 from ..models import StudyMember, User, utcnow
-from . import MIN_PASSWORD, bp, login_required
+from . import MIN_PASSWORD, bp, hash_password, login_required
 from .access import ROLES, members_of, role_of, study_for
 
 INVITE_DAYS = 7
@@ -62,7 +62,7 @@ def invite(session: Session, email: str, admin: bool) -> str:
     session.add(
         User(
             email=address,
-            password_hash=generate_password_hash(secrets.token_hex(32)),  # nobody knows it
+            password_hash=hash_password(secrets.token_hex(32)),  # nobody knows it
             is_admin=admin,
             invite_hash=token_hash(token),
             invite_until=utcnow() + timedelta(days=INVITE_DAYS),
@@ -170,7 +170,7 @@ def accept_invite(token: str) -> ResponseReturnValue:
         password = checked_password(request.form.get("password") or "", request.form.get("again") or "")
     except TeamError as error:
         return render_template("research/invite.html", user=user, error=str(error)), 400
-    user.password_hash = generate_password_hash(password)
+    user.password_hash = hash_password(password)
     user.invite_hash = user.invite_until = None
     session.commit()
     login_user(user)
@@ -189,7 +189,7 @@ def account() -> ResponseReturnValue:
         password = checked_password(request.form.get("password") or "", request.form.get("again") or "")
     except TeamError as error:
         return render_template("research/account.html", error=str(error), done=None), 400
-    current_user.password_hash = generate_password_hash(password)
+    current_user.password_hash = hash_password(password)
     get_session().commit()
     return render_template("research/account.html", error=None, done="Your password is changed.")
 

@@ -25,10 +25,10 @@ MAX_UPLOAD_BYTES = 200_000
 
 
 @cache
-def unknown_user_hash() -> str:
-    """A password hash made as account hashes are (``flask user create``), checked when the email matches no
-    account; made once per process."""
-    return generate_password_hash(secrets.token_hex(16))
+def unknown_user_hash(method: str) -> str:
+    """A password hash made as account hashes are (``flask user create``, by this method), checked when the email
+    matches no account; made once per process."""
+    return generate_password_hash(secrets.token_hex(16), method=method)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -40,7 +40,10 @@ def login() -> ResponseReturnValue:
         user = get_session().scalar(select(User).where(User.email == email))
         password = request.form.get("password") or ""
         # An unknown email costs the same hash check as a known one, so the answer's timing tells no account apart.
-        matches = check_password_hash(user.password_hash if user is not None else unknown_user_hash(), password)
+        matches = check_password_hash(
+            user.password_hash if user is not None else unknown_user_hash(current_app.config["PASSWORD_HASH_METHOD"]),
+            password,
+        )
         if user is not None and matches and not user.is_active:
             error = "This account is disabled: ask an administrator."
         elif user is not None and matches:
