@@ -9,11 +9,14 @@ counted, including those right after an input that the web's CLS score leaves ou
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from flask import Flask
+from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_board import (
     ARTIFACTS,
@@ -304,6 +307,42 @@ def test_colour_marks_by_key_and_pad_are_named_kept_on_reload_and_undone(
     expect(cell_at(page, empty)).to_have_class(re.compile(r"\bcolour-2\b"))
     kinds = [e.kind for e in events_of(live_app[0], game_id) if e.kind not in ("show", "pause", "resume")]
     assert kinds == ["colour", "colour", "undo"]
+
+
+def lab(png: bytes) -> np.ndarray:
+    """The CIE L*a*b* colour (D65) of each pixel of a PNG screenshot, from its sRGB values."""
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float) / 255
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_each_colour_mark_shows_on_an_empty_cell_in_light_and_dark(
+    browser: Browser, base_url: str, people: list[BrowserContext], easy: tuple[str, str], scheme: str
+) -> None:
+    """Each of the nine colours changes at least a tenth of an empty cell by a colour difference (CIE76) of 10 or
+    more, a difference seen at a glance, compared with the same cell unmarked under the same selection."""
+    puzzle, _solution = easy
+    page = new_page(browser, base_url, people, viewport=DESKTOP, color_scheme=scheme)
+    open_puzzle(page, puzzle)
+    blank = empties(puzzle)
+    targets, anchor = blank[:9], blank[-1]
+    cell_at(page, anchor).click()
+    before = [cell_at(page, cell).screenshot(animations="disabled") for cell in targets]
+    page.keyboard.press("v")
+    for colour, cell in enumerate(targets, 1):
+        cell_at(page, cell).click()
+        page.keyboard.press(str(colour))
+    cell_at(page, anchor).click()
+    expect(page.locator("#board [class*='colour-']")).to_have_count(9)
+    for colour_name, cell, unmarked in zip(COLOUR_NAMES, targets, before, strict=True):
+        marked = cell_at(page, cell).screenshot(animations="disabled")
+        difference = np.linalg.norm(lab(marked) - lab(unmarked), axis=-1)
+        seen = float(np.mean(difference >= 10))
+        assert seen >= 0.1, f"{colour_name} in {scheme}: {seen:.0%} of the cell differs by 10 or more"
 
 
 # 5. Multi-cell selection and the mode keys ----------------------------------------------------------------------
