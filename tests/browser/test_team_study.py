@@ -19,6 +19,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import func, select
+from test_board import ARTIFACTS
 from test_questionnaires_in_browser import header_of
 from test_study import (
     DIGITS_JS,
@@ -119,25 +120,40 @@ def add_viewer(owner: Page) -> None:
     owner.locator("#member-role").select_option("viewer")
     owner.locator("#add-member").click()
     expect(owner.locator(f'#team tr[data-email="{COLLEAGUE}"] .member-role')).to_have_text("viewer")
+    picture(owner, "team")
     owner.get_by_role("link", name="Back to the study").click()
 
 
-def consent_and_before(person: Page, age: str) -> None:
+def picture(page: Page, name: str) -> None:
+    """A full-page screenshot into test-artifacts/ (``team-study-<name>.png``), to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"team-study-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 5_000
+
+
+def consent_and_before(person: Page, age: str, pictured: bool = False) -> None:
     """Tick both clauses, agree, and answer the question before the puzzles."""
     expect(person.locator('input[name="clause"]')).to_have_count(2)
+    if pictured:
+        picture(person, "consent")
     person.locator("#clause-1").check()
     person.locator("#clause-2").check()
     person.locator("#agree").click()
     expect(person.locator("#questions")).to_have_attribute("data-page", "before")
+    if pictured:
+        picture(person, "questions-before")
     person.locator("#q_age").fill(age)
     person.locator("#send-answers").click()
     person.locator("#start").click()
     person.wait_for_url(GAME_URL)
 
 
-def puzzle_items(person: Page, index: int, given: dict[str, str]) -> None:
+def puzzle_items(person: Page, index: int, given: dict[str, str], pictured: bool = False) -> None:
     """Answer the built-in items after puzzle ``index``."""
     expect(person.locator("#questions")).to_have_attribute("data-page", f"puzzle-{index}")
+    if pictured:
+        picture(person, "questions-after-a-puzzle")
     for key in BUILT_IN:
         person.locator(f'input[name="q_{key}"][value="{given[key]}"]').check()
     person.locator("#send-answers").click()
@@ -194,7 +210,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     # Participant 1 solves both puzzles and passes the attention check.
     first = participant_page(browser, base_url, people)
     first.goto(f"{link}?participant_label=T-1")
-    consent_and_before(first, "34")
+    consent_and_before(first, "34", pictured=True)
     first_items = [
         {"difficulty": "2", "tlx_mental": "20", "tlx_effort": "15", "tlx_frustration": "5"},
         {"difficulty": "6", "tlx_mental": "80", "tlx_effort": "75", "tlx_frustration": "40"},
@@ -206,7 +222,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
         puzzle = shown_digits(first)
         solve_on_page(first, puzzle, pairs[puzzle])
         first.locator("#completion #next-puzzle").click()
-        puzzle_items(first, index, first_items[index])
+        puzzle_items(first, index, first_items[index], pictured=index == 0)
     after_block(first, "Green", "Nice puzzles")
 
     # Participant 2 gives up on the first puzzle, solves the second and fails the attention check.
@@ -215,6 +231,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     consent_and_before(second, "58")
     given_up = second.url.rsplit("/", 1)[1]
     second.locator("#give-up").click()
+    picture(second, "give-up")
     second.locator("#give-up-confirm").click()
     second_items = [
         {"difficulty": "7", "tlx_mental": "100", "tlx_effort": "90", "tlx_frustration": "85"},
@@ -238,6 +255,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     third.locator('#board [data-cell="r1c1"]').click()
     third.keyboard.press(pairs[shown_digits(third)][0])
     third.locator("#withdraw").click()
+    picture(third, "withdraw")
     third.locator("#withdraw-delete").click()
     expect(third.locator("#withdrawn-deleted")).to_be_visible()
 
@@ -264,6 +282,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     owner.locator("#replay-play").click()
     expect(owner.locator("#replay-step")).to_have_text(f"{len(events)} of {len(events)}", timeout=30_000)
     assert owner.evaluate(DIGITS_JS) == pairs[shown]
+    picture(owner, "replay")
 
     # The database: the two participants who stayed, their games and answers; nothing of the third.
     with db.sessions_of(app)() as session:
@@ -292,6 +311,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
 
     # The exports, downloaded by the owner, hold exactly that.
     owner.goto(f"/research/studies/{study_id}")
+    picture(owner, "study-closed")
     wide_text = download(owner, "#export-wide")
     wide = parsed_csv(wide_text)
     assert sorted(row["game"] for row in wide) == sorted(games)
