@@ -284,6 +284,10 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     assert owner.evaluate(DIGITS_JS) == pairs[shown]
     picture(owner, "replay")
 
+    # Participant 2's path says which puzzle they gave up on.
+    owner.goto(f"/research/studies/{study_id}/participants/{two.public_id}")
+    expect(owner.locator("#path tbody .completed")).to_have_text(["gave up", "yes"])
+
     # The database: the two participants who stayed, their games and answers; nothing of the third.
     with db.sessions_of(app)() as session:
         assert session.get(Game, leaving_game) is None
