@@ -17,7 +17,7 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, expect
 from sqlalchemy import func, select
 from test_board import ARTIFACTS
 from test_questionnaires_in_browser import header_of
@@ -124,6 +124,13 @@ def add_viewer(owner: Page) -> None:
     owner.get_by_role("link", name="Back to the study").click()
 
 
+def box(locator: Locator) -> FloatRect:
+    """The element's box on the page."""
+    found = locator.bounding_box()
+    assert found is not None
+    return found
+
+
 def picture(page: Page, name: str) -> None:
     """A full-page screenshot into test-artifacts/ (``team-study-<name>.png``), to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -149,11 +156,23 @@ def consent_and_before(person: Page, age: str, pictured: bool = False) -> None:
     person.wait_for_url(GAME_URL)
 
 
+def assert_tlx_scales_on_one_line(person: Page) -> None:
+    """Each NASA-TLX scale of the page has its 21 marks on one line and its end labels under its two ends."""
+    for key in BUILT_IN[1:]:
+        points = [box(p) for p in person.locator(f"#question-{key} .scale-point").all()]
+        assert len(points) == 21 and len({round(p["y"]) for p in points}) == 1, key
+        left, right = points[0]["x"], points[-1]["x"] + points[-1]["width"]
+        low, high = (box(person.locator(f"#question-{key} .scale-end").nth(i)) for i in (0, 1))
+        assert low["y"] > points[0]["y"] and high["y"] > points[0]["y"], key
+        assert low["x"] <= left + 1 and high["x"] + high["width"] >= right - 1, key
+
+
 def puzzle_items(person: Page, index: int, given: dict[str, str], pictured: bool = False) -> None:
     """Answer the built-in items after puzzle ``index``."""
     expect(person.locator("#questions")).to_have_attribute("data-page", f"puzzle-{index}")
     if pictured:
         picture(person, "questions-after-a-puzzle")
+        assert_tlx_scales_on_one_line(person)
     for key in BUILT_IN:
         person.locator(f'input[name="q_{key}"][value="{given[key]}"]').check()
     person.locator("#send-answers").click()
