@@ -107,6 +107,7 @@ def build_study(owner: Page, puzzles: list[str]) -> int:
     owner.locator("#ask_difficulty").check()
     owner.locator("#ask_effort").check()
     owner.locator("#questions").fill(QUESTIONS)
+    picture(owner, "new-study")
     owner.locator("#create-study").click()
     owner.wait_for_url(re.compile(r"/research/studies/\d+$"))
     expect(owner.locator("#study-phase")).to_have_text("draft", timeout=JOB_PATIENCE_MS)
