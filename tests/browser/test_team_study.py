@@ -96,6 +96,19 @@ def invite_colleague(admin: Page, colleague: Page) -> None:
     expect(admin.locator(f'tr[data-email="{COLLEAGUE}"] .account-state')).to_have_text("active")
 
 
+def assert_labels_above_fields(page: Page) -> None:
+    """Every labelled field of the page's form sits under its label, from the same left edge."""
+    labels = page.locator("form.form label[for]").all()
+    assert len(labels) >= 15
+    for label in labels:
+        field = page.locator(f"#{label.get_attribute('for')}")
+        if field.get_attribute("type") == "file":
+            continue
+        above, under = box(label), box(field)
+        assert above["y"] + above["height"] <= under["y"] + 1, label.inner_text()
+        assert abs(above["x"] - under["x"]) <= 1, label.inner_text()
+
+
 def build_study(owner: Page, puzzles: list[str]) -> int:
     """The new-study form with clauses, questions, both per-puzzle items and no breaks; the draft's number."""
     owner.goto("/research/studies/new")
@@ -108,6 +121,7 @@ def build_study(owner: Page, puzzles: list[str]) -> int:
     owner.locator("#ask_effort").check()
     owner.locator("#questions").fill(QUESTIONS)
     picture(owner, "new-study")
+    assert_labels_above_fields(owner)
     owner.locator("#create-study").click()
     owner.wait_for_url(re.compile(r"/research/studies/\d+$"))
     expect(owner.locator("#study-phase")).to_have_text("draft", timeout=JOB_PATIENCE_MS)
