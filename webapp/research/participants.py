@@ -7,7 +7,7 @@ drawn with the game's own cell markup (``play/_cell.html``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from flask import abort, render_template, request
@@ -30,7 +30,8 @@ SPEEDS = (1, 2, 4, 10)
 @bp.get("/studies/<int:study_id>/participants")
 @login_required
 def participants(study_id: int) -> ResponseReturnValue:
-    """The study's participants in order of arrival, each with their state and how many puzzles they completed."""
+    """The study's participants in order of arrival, each with their state and how many puzzles they completed and
+    gave up on."""
     found = study_for(study_id)
     session = get_session()
     people = list(
@@ -38,11 +39,20 @@ def participants(study_id: int) -> ResponseReturnValue:
     )
     ids = [p.id for p in people]
     games: list[Game] = list(session.scalars(select(Game).where(Game.participant_id.in_(ids)))) if ids else []
-    completed: dict[int, int] = {}
+    completed = per_participant(game for game in games if game.completed_at is not None)
+    gave_up = per_participant(game for game in games if game.gave_up_at is not None)
+    return render_template(
+        "research/participants.html", study=found, people=people, completed=completed, gave_up=gave_up
+    )
+
+
+def per_participant(games: Iterable[Game]) -> dict[int, int]:
+    """How many of these games each participant (by row id) has."""
+    counts: dict[int, int] = {}
     for game in games:
-        if game.completed_at is not None and game.participant_id is not None:
-            completed[game.participant_id] = completed.get(game.participant_id, 0) + 1
-    return render_template("research/participants.html", study=found, people=people, completed=completed)
+        if game.participant_id is not None:
+            counts[game.participant_id] = counts.get(game.participant_id, 0) + 1
+    return counts
 
 
 def participant_of(study: Study, public_id: str) -> Participant:
