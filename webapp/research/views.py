@@ -27,7 +27,7 @@ MAX_UPLOAD_BYTES = 200_000
 @cache
 def unknown_user_hash(method: str) -> str:
     """A password hash made as account hashes are (``flask user create``, by this method), checked when the email
-    matches no account; made once per process."""
+    matches no account; made once per process and method."""
     return generate_password_hash(secrets.token_hex(16), method=method)
 
 
