@@ -2,10 +2,10 @@
 
 An administrator invites a colleague, who sets a password from the invitation link; the administrator builds a
 study with consent clauses, a questionnaire, the per-puzzle items and an attention check, adds the colleague as a
-viewer, previews the study (nothing stored), opens it; three participants take it: one solves both puzzles, one
-gives up on a puzzle and fails the attention check, one withdraws mid-puzzle and deletes their data; the owner closes
-the study and replays a game; the colleague sees the study without its controls and downloads the same answers; the
-exports and the codebook match the database, with nothing of the participant who withdrew.
+viewer, previews the study (nothing stored), opens it; three participants take it: one solves both puzzles, one on
+a phone gives up on a puzzle and fails the attention check, one withdraws mid-puzzle and deletes their data; the
+owner closes the study and replays a game; the colleague sees the study without its controls and downloads the same
+answers; the exports and the codebook match the database, with nothing of the participant who withdrew.
 
 Expected values are what the test typed and clicked, the solver's solutions and the rows read from the database.
 """
@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, expect
 from sqlalchemy import func, select
-from test_board import ARTIFACTS
+from test_board import ARTIFACTS, PHONE, new_page
 from test_questionnaires_in_browser import header_of
 from test_study import (
     DIGITS_JS,
@@ -183,6 +183,16 @@ def assert_tlx_scales_on_one_line(person: Page) -> None:
         assert low["x"] <= left + 1 and high["x"] + high["width"] >= right - 1, key
 
 
+def assert_scale_rows(person: Page, rows: dict[str, int]) -> None:
+    """Each scale's marks in this many rows, its first end label above them and its last below (a phone)."""
+    for key, count in rows.items():
+        points = [box(p) for p in person.locator(f"#question-{key} .scale-point").all()]
+        tops = sorted({round(p["y"]) for p in points})
+        assert len(tops) == count, (key, tops)
+        low, high = (box(person.locator(f"#question-{key} .scale-end").nth(i)) for i in (0, 1))
+        assert low["y"] + low["height"] <= tops[0] + 1 and high["y"] >= max(p["y"] + p["height"] for p in points) - 1
+
+
 def puzzle_items(person: Page, index: int, given: dict[str, str], pictured: bool = False) -> None:
     """Answer the built-in items after puzzle ``index``."""
     expect(person.locator("#questions")).to_have_attribute("data-page", f"puzzle-{index}")
@@ -261,7 +271,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     after_block(first, "Green", "Nice puzzles")
 
     # Participant 2 gives up on the first puzzle, solves the second and fails the attention check.
-    second = participant_page(browser, base_url, people)
+    second = new_page(browser, base_url, people, viewport=PHONE, is_mobile=True, has_touch=True)  # on a phone
     second.goto(f"{link}?participant_label=T-2")
     consent_and_before(second, "58")
     given_up = second.url.rsplit("/", 1)[1]
@@ -272,6 +282,10 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
         {"difficulty": "7", "tlx_mental": "100", "tlx_effort": "90", "tlx_frustration": "85"},
         {"difficulty": "3", "tlx_mental": "35", "tlx_effort": "30", "tlx_frustration": "10"},
     ]
+    expect(second.locator("#questions")).to_have_attribute("data-page", "puzzle-0")
+    picture(second, "phone-questions-after-a-puzzle")
+    assert second.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
+    assert_scale_rows(second, {"difficulty": 1, "tlx_mental": 3, "tlx_effort": 3, "tlx_frustration": 3})
     puzzle_items(second, 0, second_items[0])
     second.wait_for_url(GAME_URL)
     solved = second.url.rsplit("/", 1)[1]
