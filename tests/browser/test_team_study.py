@@ -275,6 +275,8 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     second.goto(f"{link}?participant_label=T-2")
     consent_and_before(second, "58")
     given_up = second.url.rsplit("/", 1)[1]
+    picture(second, "phone-study-game")
+    assert box(second.locator("#give-up"))["y"] < box(second.locator("#keys-help"))["y"], "the way out comes first"
     second.locator("#give-up").click()
     picture(second, "give-up")
     second.locator("#give-up-confirm").click()
