@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from test_board import new_page
+from test_study import JOB_PATIENCE_MS, create_account, log_in
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.solver import solve
@@ -32,7 +34,6 @@ RUN_AXE = """async () => {
     targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
   }));
 }"""
-JOB_PATIENCE_MS = 120_000
 
 
 @cache
@@ -118,16 +119,9 @@ def test_study_consent_and_puzzle_pages_have_no_serious_violation(
     browser: Browser, base_url: str, live_app: tuple[Flask, str], people: list[BrowserContext]
 ) -> None:
     """A researcher's study page, and a participant's consent page and first puzzle."""
-    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD, "--admin"])
-    assert result.exit_code == 0, result.output
-    researcher = browser.new_context(base_url=base_url)
-    people.append(researcher)
-    page = researcher.new_page()
-    page.goto("/research/login")
-    page.locator("#email").fill(EMAIL)
-    page.locator("#password").fill(PASSWORD)
-    page.locator("#login").click()
-    page.wait_for_url(re.compile(r"/research/$"))
+    create_account(live_app[0], EMAIL, PASSWORD, admin=True)
+    page = new_page(browser, base_url, people)
+    log_in(page, EMAIL, PASSWORD)
     assert_accessible(page, "researcher's studies")
     page.locator("#new-study").click()
     page.locator("#name").fill("Accessibility study")
@@ -150,9 +144,7 @@ def test_study_consent_and_puzzle_pages_have_no_serious_violation(
     expect(page.locator("#change-password")).to_be_visible()
     assert_accessible(page, "account page")
 
-    participant = browser.new_context(base_url=base_url)
-    people.append(participant)
-    taking = participant.new_page()
+    taking = new_page(browser, base_url, people)
     taking.goto(f"{link}?participant_label=a11y-1")
     expect(taking.locator("#agree")).to_be_visible()
     assert_accessible(taking, "consent page")

@@ -11,16 +11,17 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import select
 from test_accessibility import assert_accessible
+from test_board import new_page
 from test_study import (
     GAME_URL,
     JOB_PATIENCE_MS,
+    create_account,
     download,
     easy_puzzle,
     log_in,
@@ -61,17 +62,14 @@ PER_PUZZLE = [
 @pytest.fixture(scope="module")
 def account(live_app: tuple[Flask, str]) -> tuple[str, str]:
     """A researcher account on the live app."""
-    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
-    assert result.exit_code == 0, result.output
+    create_account(live_app[0], EMAIL, PASSWORD)
     return EMAIL, PASSWORD
 
 
 @pytest.fixture
-def person(browser: Browser, base_url: str) -> Iterator[Page]:
-    """A participant's page in a browser context of their own."""
-    context: BrowserContext = browser.new_context(base_url=base_url, accept_downloads=True)
-    yield context.new_page()
-    context.close()
+def person(browser: Browser, base_url: str, people: list[BrowserContext]) -> Page:
+    """A participant's page in a browser context of their own (downloads accepted: the consent's text)."""
+    return new_page(browser, base_url, people, accept_downloads=True)
 
 
 def rows_of(text: str) -> list[dict[str, str]]:

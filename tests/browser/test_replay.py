@@ -5,14 +5,24 @@ and plays it at 10x to the end, where the board is the one the database stores."
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import select
 from test_accessibility import assert_accessible
-from test_study import DIGITS_JS, agree_and_start, cell_name, create_study, easy_puzzle, enter, log_in, solve_on_page
+from test_board import new_page
+from test_study import (
+    DIGITS_JS,
+    agree_and_start,
+    cell_name,
+    create_account,
+    create_study,
+    easy_puzzle,
+    enter,
+    log_in,
+    solve_on_page,
+)
 
 from webapp import db
 from webapp.models import Event, Game
@@ -27,17 +37,14 @@ MARKS_JS = """(name) => Array.from(document.querySelectorAll('#cell-' + name + '
 @pytest.fixture(scope="module")
 def researcher(live_app: tuple[Flask, str]) -> tuple[str, str]:
     """A researcher account made with ``flask user create`` on the live app; its email and password."""
-    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
-    assert result.exit_code == 0, result.output
+    create_account(live_app[0], EMAIL, PASSWORD)
     return EMAIL, PASSWORD
 
 
 @pytest.fixture
-def participant(browser: Browser, base_url: str) -> Iterator[Page]:
+def participant(browser: Browser, base_url: str, people: list[BrowserContext]) -> Page:
     """A participant's page in a browser context of their own."""
-    context: BrowserContext = browser.new_context(base_url=base_url)
-    yield context.new_page()
-    context.close()
+    return new_page(browser, base_url, people)
 
 
 def stored(app: Flask, game_id: str) -> tuple[Game, list[Event]]:

@@ -17,6 +17,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, expect
 from sqlalchemy import select
+from test_board import new_page
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.solver import solve
@@ -190,12 +191,19 @@ def download(page: Page, link_id: str) -> str:
 # Fixtures ------------------------------------------------------------------------------------------------------
 
 
+def create_account(app: Flask, email: str, password: str, *, admin: bool = False) -> str:
+    """Make a researcher (or administrator) account with ``flask user create`` on the app; what the command said.
+    Each test module uses an email of its own: the live app is shared by the session."""
+    args = ["user", "create", email, "--password", password, *(["--admin"] if admin else [])]
+    result = app.test_cli_runner().invoke(args=args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
 @pytest.fixture(scope="module")
 def researcher(live_app: tuple[Flask, str]) -> tuple[str, str]:
     """A researcher account made with ``flask user create`` on the live app; its email and password."""
-    result = live_app[0].test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
-    assert result.exit_code == 0, result.output
-    assert f"Created the researcher account {EMAIL}." in result.output
+    assert f"Created the researcher account {EMAIL}." in create_account(live_app[0], EMAIL, PASSWORD)
     return EMAIL, PASSWORD
 
 
@@ -205,13 +213,6 @@ def puzzle_pair() -> list[tuple[str, str]]:
     pair = [easy_puzzle(seed) for seed in PUZZLE_SEEDS]
     assert pair[0][0] != pair[1][0]
     return pair
-
-
-def participant_page(browser: Browser, base_url: str, opened: list[BrowserContext]) -> Page:
-    """A page in a new browser context: another person, with their own cookies."""
-    context = browser.new_context(base_url=base_url)
-    opened.append(context)
-    return context.new_page()
 
 
 # 1. The whole path ---------------------------------------------------------------------------------------------
@@ -233,9 +234,9 @@ def test_study_from_the_form_through_two_puzzles_to_exports_and_report(
     expect(page.locator("td.completed")).to_have_text(["0", "0"])
 
     # Someone arrives first and goes no further: they take square row 0, so the participant followed gets row 1.
-    first = participant_page(browser, base_url, people)
+    first = new_page(browser, base_url, people)
     enter(first, link, "P-early")
-    person = participant_page(browser, base_url, people)
+    person = new_page(browser, base_url, people)
     enter(person, link, "P-main")
     expect(person.locator(".study-text")).to_have_text("Consent for Latin pair: your solve times are recorded.")
     person.locator("#agree").click()
@@ -343,7 +344,7 @@ def test_declining_shows_the_goodbye_and_creates_no_game(
     app, base_url = live_app
     log_in(page, *researcher)
     _study_id, link = create_study(page, "Declined", [puzzle_pair[0][0]])
-    person = participant_page(browser, base_url, people)
+    person = new_page(browser, base_url, people)
     enter(person, link, "P-no")
     person.locator("#decline").click()
     expect(person.locator("#declined")).to_contain_text("You chose not to take part.")
@@ -374,10 +375,10 @@ def test_another_participant_cannot_open_a_participants_game(
     app, base_url = live_app
     log_in(page, *researcher)
     _study_id, link = create_study(page, "Own games", [puzzle_pair[0][0]])
-    owner = participant_page(browser, base_url, people)
+    owner = new_page(browser, base_url, people)
     enter(owner, link, "P-owner")
     owner_game = agree_and_start(owner)
-    other = participant_page(browser, base_url, people)
+    other = new_page(browser, base_url, people)
     enter(other, link, "P-other")
     other_game = agree_and_start(other)
     assert other_game != owner_game
@@ -421,7 +422,7 @@ def test_finishing_sends_the_participant_to_the_completion_url(
     puzzle = nearly_solved(solution)
     log_in(page, *researcher)
     _study_id, link = create_study(page, "Redirected", [puzzle], breaks=False, redirect_url=REDIRECT_URL)
-    person = participant_page(browser, base_url, people)
+    person = new_page(browser, base_url, people)
     arrived: list[str] = []
 
     def panel(route: Route) -> None:
@@ -458,7 +459,7 @@ def test_a_solved_study_game_has_no_duplicate_ids(
     puzzle = nearly_solved(solution)
     log_in(page, *researcher)
     _study_id, link = create_study(page, "Unique ids", [puzzle])
-    person = participant_page(browser, base_url, people)
+    person = new_page(browser, base_url, people)
     enter(person, link, "P-ids")
     agree_and_start(person)
     solve_on_page(person, puzzle, solution)
@@ -479,7 +480,7 @@ def test_reloading_the_break_page_shows_no_error(
     puzzles = [nearly_solved(solution) for solution in solutions]
     log_in(page, *researcher)
     _study_id, link = create_study(page, "Reloaded break", puzzles, breaks=True)
-    person = participant_page(browser, base_url, people)
+    person = new_page(browser, base_url, people)
     enter(person, link, "P-reload")
     agree_and_start(person)
     solve_on_page(person, puzzles[0], solutions[0])

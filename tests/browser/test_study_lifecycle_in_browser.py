@@ -11,10 +11,12 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlalchemy import func, select
+from test_board import new_page
 from test_study import (
     GAME_URL,
     JOB_PATIENCE_MS,
     agree_and_start,
+    create_account,
     download,
     easy_puzzle,
     enter,
@@ -24,7 +26,6 @@ from test_study import (
     nearly_solved,
     parsed_csv,
     participant_of,
-    participant_page,
     solve_on_page,
 )
 
@@ -71,14 +72,14 @@ def test_owner_previews_opens_and_closes_while_participants_give_up_and_withdraw
     page: Page, browser: Browser, live_app: tuple[Flask, str], people: list[BrowserContext]
 ) -> None:
     app, base_url = live_app
-    assert app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0
+    create_account(app, EMAIL, PASSWORD)
     pairs = [(nearly_solved(solution), solution) for _puzzle, solution in (easy_puzzle(s) for s in (2601, 2602))]
     log_in(page, EMAIL, PASSWORD)
     study_id = create_draft(page, [puzzle for puzzle, _ in pairs])
     link = page.locator("#entry-link").input_value()
 
     # A visitor finds the draft closed; the owner's preview plays it from consent to the end and stores nothing.
-    visitor = participant_page(browser, base_url, people)
+    visitor = new_page(browser, base_url, people)
     visitor.goto(f"{link}?participant_label=early")
     expect(visitor.locator("#study-draft")).to_be_visible()
     page.locator("#preview-study").click()
@@ -93,7 +94,7 @@ def test_owner_previews_opens_and_closes_while_participants_give_up_and_withdraw
     expect(page.locator("#study-phase")).to_have_text("open")
 
     # One participant gives up on the first puzzle and solves the second.
-    quitter = participant_page(browser, base_url, people)
+    quitter = new_page(browser, base_url, people)
     enter(quitter, link, "quitter")
     given_up = agree_and_start(quitter)
     quitter.locator("#give-up").click()
@@ -106,7 +107,7 @@ def test_owner_previews_opens_and_closes_while_participants_give_up_and_withdraw
     expect(quitter.locator("#thanks")).to_be_visible()
 
     # Another withdraws mid-puzzle and has everything deleted.
-    leaver = participant_page(browser, base_url, people)
+    leaver = new_page(browser, base_url, people)
     enter(leaver, link, "leaver")
     leaving_game = agree_and_start(leaver)
     leaver.locator('#board [data-cell="r1c1"]').click()

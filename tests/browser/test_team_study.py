@@ -25,6 +25,7 @@ from test_study import (
     DIGITS_JS,
     GAME_URL,
     JOB_PATIENCE_MS,
+    create_account,
     download,
     easy_puzzle,
     events_of,
@@ -32,7 +33,6 @@ from test_study import (
     nearly_solved,
     parsed_csv,
     participant_of,
-    participant_page,
     shown_digits,
     solve_on_page,
 )
@@ -217,13 +217,12 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     page: Page, browser: Browser, live_app: tuple[Flask, str], people: list[BrowserContext]
 ) -> None:
     app, base_url = live_app
-    created = app.test_cli_runner().invoke(args=["user", "create", ADMIN, "--password", PASSWORD, "--admin"])
-    assert created.exit_code == 0, created.output
+    create_account(app, ADMIN, PASSWORD, admin=True)
     pairs = {nearly_solved(s): s for _p, s in (easy_puzzle(seed) for seed in (2701, 2702))}
     puzzles = list(pairs)
     owner = page
     log_in(owner, ADMIN, PASSWORD)
-    colleague = participant_page(browser, base_url, people)
+    colleague = new_page(browser, base_url, people)
     invite_colleague(owner, colleague)
 
     study_id = build_study(owner, puzzles)
@@ -253,7 +252,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     public_id = link.rsplit("/", 1)[1]
 
     # Participant 1 solves both puzzles and passes the attention check.
-    first = participant_page(browser, base_url, people)
+    first = new_page(browser, base_url, people)
     first.goto(f"{link}?participant_label=T-1")
     consent_and_before(first, "34", pictured=True)
     first_items = [
@@ -298,7 +297,7 @@ def test_a_team_runs_a_whole_study_and_its_files_match_the_database(
     after_block(second, "Red", "")
 
     # Participant 3 answers the first block, types a digit and withdraws, deleting everything.
-    third = participant_page(browser, base_url, people)
+    third = new_page(browser, base_url, people)
     third.goto(f"{link}?participant_label=T-3")
     consent_and_before(third, "27")
     leaving_game = third.url.rsplit("/", 1)[1]
