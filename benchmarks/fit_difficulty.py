@@ -1,4 +1,6 @@
-"""Fit the difficulty score D and the time model, and report their agreement (the figures of docs/difficulty.md).
+"""Fit the difficulty score D and report its agreement with published grades (the figures of docs/difficulty.md).
+
+The time model is fitted by ``human_times.py``, to people's solving times.
 
 - D (``sudoku_engine.difficulty``): se_fine plus a refinement fitted by least squares to what se_fine misses of
   the Sudoku Explainer ratings of a seeded sample of ``sudokuexchange_graded_even.tsv``, moving D by tanh of it
@@ -8,10 +10,6 @@
   and optionally hodoku-py's rho on the same puzzles (``--peer N``, installed into benchmarks/.peers only).
 - Singles puzzles: SINGLES_LOW and SINGLES_HIGH are the 1st and 99th percentiles of ln(effort per empty cell) over
   the puzzles the singles alone solve among the Sudoku Exchange and Kaggle rows rated here (menneske excluded).
-- Time model: every puzzle rated here whose mean call count (seed 000's measure) is within a factor 1.5 of one of
-  seed 000's four level means stands for that level; ln(minutes) = ln MINUTES_SCALE + MINUTES_EXPONENT ln(effort)
-  is fitted to the four pairs (median effort of the level's puzzles, the level's mean minutes in Table II), and
-  each level's prediction is printed beside Table II's mean and spread.
 
 Prints the constants for ``sudoku_engine/difficulty.py``.
 Run: ``.venv/bin/python benchmarks/fit_difficulty.py [--fit 600] [--check 400] [--jobs 2] [--peer 0]``.
@@ -34,13 +32,6 @@ from sudoku_engine import difficulty, solver
 from sudoku_engine.rating import rate
 
 MENNESKE = ("Super easy", "Very easy", "Easy", "Medium", "Hard", "Harder", "Very hard", "Super hard", "Impossible")
-# Table II of seed 000: the minutes of the 15 people per level ("unsuccessful" left out).
-TABLE_II = (
-    (16, 21, 14, 15, 8, 10, 22, 11, 6, 6, 40, 8, 10, 14, 20),
-    (12, 36, 30, 24, 22, 33, 6, 20, 8, 8, 45, 31, 9, 20, 18),
-    (25, 67, 80, 30, 26, 24, 23, 20, 12, 9, 61, 18, 25, 30),
-    (30, 50, 68, 68, 55, 38, 35, 45, 21, 12, 71, 50),
-)
 
 
 class Rated:
@@ -54,17 +45,15 @@ class Rated:
         base: float,
         se_like: float,
         effort: float,
-        call_count: float,
     ) -> None:
         self.puzzle, self.vector, self.singles_only, self.base = puzzle, np.array(vector), singles_only, base
-        self.se_like, self.effort, self.call_count = se_like, effort, call_count
+        self.se_like, self.effort = se_like, effort
 
 
 def rate_one(puzzle: str) -> Rated:
     """The features of one puzzle (as ``rate`` measures them, on its canonical form)."""
     rating = rate(puzzle)
-    call_count = rating.metrics.call_count if rating.metrics.call_count is not None else math.nan
-    return Rated(puzzle, rating.vector, rating.singles_only, rating.base, rating.se_like, rating.effort, call_count)
+    return Rated(puzzle, rating.vector, rating.singles_only, rating.base, rating.se_like, rating.effort)
 
 
 def rate_all(puzzles: Sequence[str], jobs: int) -> list[Rated]:
@@ -133,29 +122,6 @@ def report(label: str, d: Sequence[float], items: list[Rated], truth: Sequence[f
         )
 
 
-def time_model(items: list[Rated]) -> tuple[float, float]:
-    """(scale, exponent) of minutes = scale * effort ** exponent, from seed 000's levels (see the docstring)."""
-    xs, ys = [], []
-    print("\ntime model: seed 000's levels, by the call count of the puzzles rated here")
-    levels = []
-    for calls, minutes in zip(difficulty.SEED000_CALL_COUNTS, difficulty.SEED000_MINUTES):
-        near = [item.effort for item in items if abs(math.log(item.call_count / calls)) <= math.log(1.5)]
-        levels.append((calls, minutes, len(near), statistics.median(near)))
-        xs.append(math.log(statistics.median(near)))
-        ys.append(math.log(minutes))
-    exponent, intercept = np.polyfit(xs, ys, 1)
-    scale = math.exp(intercept)
-    for (calls, minutes, count, effort), people in zip(levels, TABLE_II):
-        predicted = scale * effort**exponent
-        sd = statistics.stdev(people)
-        print(
-            f"  call count {calls:8.1f}: {count:4} puzzles, median effort {effort:8.0f}; predicted "
-            f"{predicted:5.1f} min, Table II mean {minutes:5.1f} sd {sd:4.1f} "
-            f"({'within' if abs(predicted - minutes) <= sd else 'OUTSIDE'} one sd)"
-        )
-    return scale, float(exponent)
-
-
 def main() -> None:
     """Rate the samples, fit, check, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -215,9 +181,6 @@ def main() -> None:
                     f"{spearman([s for _t, s, _l in theirs], truth[: options.peer]):.3f} (D on the same: "
                     f"{spearman(d, truth[: options.peer]):.3f})"
                 )
-    pool = [i for group in rated.values() for i in group if not math.isnan(i.call_count)]
-    scale, exponent = time_model(pool)
-    print(f"MINUTES_SCALE = {scale:.4f}\nMINUTES_EXPONENT = {exponent:.4f}")
 
 
 if __name__ == "__main__":

@@ -306,6 +306,23 @@ rotation or reflection of the published grid, which the bank serves as a random 
 """
 
 
+def retime(path: Path, jobs: int, timeout_s: float) -> None:
+    """Rate the seed file's puzzles again (a new time model, say) and rewrite each record where it stands; a puzzle
+    whose D moved, or that is no longer rated within the timeout, stops the run with nothing written."""
+    kept = [(json.loads(line)["origin"], seed.parse_record(line)) for _, line in seed.numbered_lines(path)]
+    jobs_in = [(Candidate(origin, record["puzzle"]), timeout_s) for origin, record in kept]
+    fresh = {candidate.origin: record for candidate, record in mapped(rate_candidate, jobs_in, jobs)}  # as they end
+    lines = []
+    for origin, old in kept:
+        new = fresh[origin]
+        if new is None or abs(new["d"] - old["d"]) > 1e-9:
+            raise SystemExit(f"{origin}: D {old['d']:.3f} is now {new['d'] if new else 'not rated'}: nothing written")
+        lines.append(seed.seed_line(new, origin) + "\n")
+        print(f"  {origin}: D {new['d']:.2f}, {new['predicted_minutes']:.1f} min", flush=True)
+    path.write_text("".join(lines), encoding="utf-8")
+    print(f"rewrote the {len(lines)} records of {path}")
+
+
 def main() -> None:
     """Rate the candidates (or reuse their ratings), select the seed set and write it with SOURCE.md."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -325,7 +342,15 @@ def main() -> None:
         help="the ratings of every candidate, kept for later runs (default: one file per engine "
         "version in benchmarks/.seed_bank/)",
     )
+    parser.add_argument(
+        "--retime",
+        action="store_true",
+        help="rate the puzzles of the seed file again and rewrite their records in place (same puzzles, same order)",
+    )
     args = parser.parse_args()
+    if args.retime:
+        retime(args.out, args.jobs, args.timeout)
+        return
     cache = args.candidates or CACHE_DIR / f"candidates-{engine_fingerprint()}.jsonl"
     wanted = candidates(args.sample, args.limit, args.stride)
     known = read_rated(cache)

@@ -12,10 +12,11 @@ The slider (0-100) maps onto D through quantiles of a reference sample (seed 002
   ``famous_hard_puzzles.tsv``): the quantiles of their D above the top of the first part, so the top of the
   slider reaches them.
 
-The knots are D at slider 0, 1, ..., 100; beside each, the typical effort of a puzzle there (the median effort of
-the ``NEAREST`` reference puzzles whose D is nearest the knot, made non-decreasing along the slider), from which
-the page predicts minutes. Run: ``.venv/bin/python benchmarks/slider_reference.py [--jobs J]``; it prints the zone
-counts, the knots, their widest jump and the predicted minutes, and rewrites ``sudoku_engine/slider_knots.py``.
+The knots are D at slider 0, 1, ..., 100; beside each, the typical predicted minutes of a puzzle there (the time
+model's prior: the median over the ``NEAREST`` reference puzzles whose D is nearest the knot, made non-decreasing
+along the slider), which the page shows. Run: ``.venv/bin/python benchmarks/slider_reference.py [--jobs J]``; it
+prints the zone counts, the knots, their widest jump and the predicted minutes, and rewrites
+``sudoku_engine/slider_knots.py``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from corpus_stats import engine_fingerprint, read_tsv, spread
 
-from sudoku_engine import difficulty, solver
+from sudoku_engine import difficulty, solver, time_model
 from sudoku_engine.generate import MAX_GIVENS
 from sudoku_engine.rating import NotUnique, rate
 
@@ -51,17 +52,17 @@ ZONE_NAMES = (*(name for name, _ in difficulty.ZONES), "Extreme")
 
 
 def _rated(puzzle: str) -> tuple[float, float] | None:
-    """D and effort of a puzzle (None when it is not unique or the rating timed out)."""
+    """D and predicted minutes of a puzzle (None when it is not unique or the rating timed out)."""
     try:
         rating = rate(puzzle, timeout=TIMEOUT_S, measures=difficulty.MEASURES)
     except NotUnique:
         return None
-    return None if rating.timeout else (rating.d, rating.effort)
+    return None if rating.timeout else (rating.d, rating.predicted_minutes)
 
 
 def rated(files: Sequence[tuple[str, int]], jobs: int, max_givens: int = 81) -> list[tuple[float, float]]:
-    """D and effort of a spread sample of each file's puzzles with at most ``max_givens`` givens (puzzles that
-    cannot be rated are left out). Ratings are kept in ``CACHE`` under the engine's fingerprint as they arrive, so
+    """D and predicted minutes of a spread sample of each file's puzzles with at most ``max_givens`` givens (puzzles
+    that cannot be rated are left out). Ratings are kept in ``CACHE`` under the engine's fingerprint as they arrive, so
     a run that stops resumes."""
     puzzles = [
         p
@@ -73,14 +74,14 @@ def rated(files: Sequence[tuple[str, int]], jobs: int, max_givens: int = 81) -> 
     if cache.exists():
         for line in cache.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
-            known[entry["puzzle"]] = None if entry["d"] is None else (entry["d"], entry["effort"])
+            known[entry["puzzle"]] = None if entry["d"] is None else (entry["d"], entry["minutes"])
     todo = [p for p in dict.fromkeys(puzzles) if p not in known]
     cache.parent.mkdir(exist_ok=True)
     with Pool(jobs) as pool, cache.open("a", encoding="utf-8") as out:
         for puzzle, found in zip(todo, pool.imap(_rated, todo, chunksize=1)):
             known[puzzle] = found
-            d, effort = found if found is not None else (None, None)
-            out.write(json.dumps({"puzzle": puzzle, "d": d, "effort": effort}) + "\n")
+            d, minutes = found if found is not None else (None, None)
+            out.write(json.dumps({"puzzle": puzzle, "d": d, "minutes": minutes}) + "\n")
             out.flush()
     return [found for p in puzzles if (found := known[p]) is not None]
 
@@ -113,31 +114,33 @@ def knots(published: Sequence[float], hardest: Sequence[float]) -> list[float]:
     return out
 
 
-def efforts(knot_values: Sequence[float], sample: Sequence[tuple[float, float]]) -> list[float]:
-    """The typical effort at each knot: the median effort of the NEAREST puzzles by D, non-decreasing."""
+def typical_minutes(knot_values: Sequence[float], sample: Sequence[tuple[float, float]]) -> list[float]:
+    """The typical predicted minutes at each knot: the median of the NEAREST puzzles by D, non-decreasing."""
     out: list[float] = []
     for value in knot_values:
         near = sorted(sample, key=lambda item: abs(item[0] - value))[:NEAREST]
-        out.append(max(statistics.median(effort for _, effort in near), out[-1] if out else 0.0))
+        out.append(max(statistics.median(minutes for _, minutes in near), out[-1] if out else 0.0))
     return out
 
 
-def write(values: Sequence[float], work: Sequence[float], counts: dict[str, int], hardest: int) -> None:
+def write(values: Sequence[float], minutes: Sequence[float], counts: dict[str, int], hardest: int) -> None:
     """Rewrite the knots module."""
     rows = ",\n".join("    " + ", ".join(f"{v:.3f}" for v in values[i : i + 10]) for i in range(0, len(values), 10))
-    effort_rows = ",\n".join("    " + ", ".join(f"{v:.0f}" for v in work[i : i + 10]) for i in range(0, len(work), 10))
+    minute_rows = ",\n".join(
+        "    " + ", ".join(f"{v:.2f}" for v in minutes[i : i + 10]) for i in range(0, len(minutes), 10)
+    )
     zones = ", ".join(f"{name} {count}" for name, count in counts.items())
     about = textwrap.fill(
         f"Reference sample: {sum(counts.values())} published puzzles with at most {MAX_GIVENS} givens, by zone "
-        f"({zones}) for slider 0-95, {hardest} of the hardest known puzzles for 95-100. EFFORTS: the typical effort "
-        f"of a puzzle at each knot. Built {datetime.date.today().isoformat()}.",
+        f"({zones}) for slider 0-95, {hardest} of the hardest known puzzles for 95-100. MINUTES: the typical "
+        f"predicted minutes of a puzzle at each knot. Built {datetime.date.today().isoformat()}.",
         116,
     )
     OUT.write_text(
         '"""D at slider 0, 1, ..., 100: written by ``benchmarks/slider_reference.py`` (see its docstring).\n\n'
         f'{about}\n"""\n\n'
         f"KNOTS: tuple[float, ...] = (\n{rows},\n)\n\n"
-        f"EFFORTS: tuple[float, ...] = (\n{effort_rows},\n)\n"
+        f"MINUTES: tuple[float, ...] = (\n{minute_rows},\n)\n"
     )
 
 
@@ -156,15 +159,13 @@ def main() -> None:
         f"median D {statistics.median(d for d, _ in hardest):.2f}"
     )
     values = knots([d for d, _ in published], [d for d, _ in hardest])
-    work = efforts(values, [*published, *hardest])
+    minutes = typical_minutes(values, [*published, *hardest])
     for k in range(0, 101, 5):
-        minutes = difficulty.predicted_minutes(work[k])
-        print(
-            f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])}), effort {work[k]:.0f}, {minutes:.1f} min"
-        )
+        shown = time_model.estimate(minutes[k], values[k]).words
+        print(f"  slider {k:3}: D {values[k]:.3f} ({difficulty.zone(values[k])}), {minutes[k]:.1f} min: {shown}")
     jump, at = max((b - a, k) for k, (a, b) in enumerate(zip(values, values[1:])))
     print(f"widest jump between knots: {jump:.3f} D (slider {at} to {at + 1})")
-    write(values, work, counts, len(hardest))
+    write(values, minutes, counts, len(hardest))
     print(f"wrote {OUT} in {time.perf_counter() - started:.0f} s")
 
 

@@ -1,4 +1,4 @@
-"""The difficulty score D, its zone, and the time model: solving effort and predicted minutes (docs/difficulty.md).
+"""The difficulty score D, its zone and the solving effort it reads (docs/difficulty.md).
 
 D is one continuous number on the Sudoku Explainer scale (about 1 to 12), monotone in how hard a puzzle is for
 people. ``benchmarks/fit_difficulty.py`` fits its constants and prints the figures ``docs/difficulty.md`` reports.
@@ -18,12 +18,11 @@ ln call_count (seed 000), number of the 12 propagation schemes that do not solve
 (seed 003), ln(1 + inferences) (seed 003), ln(1 + guesses) (seed 001) and ln of the effort per empty cell. A
 measure missing after a timeout takes its mean over the fitting sample.
 
-Time model: a trace's *effort* adds, for every step, the HoDoKu score of its technique (the work one application
-takes) times seed 002's expected search E(p, v) = (p + 1) / (v + 1): p the empty cells, v the cells a single
-could fill right then when the step is a single (a position rich in singles is quick to fill), 1 for any other
-step. Predicted minutes = MINUTES_SCALE x effort ^ MINUTES_EXPONENT, fitted to seed 000's four levels (Tables I and
-II: the puzzles of the corpora whose call count is near each level's mean call count stand for that level). A
-study's refit (``webapp.research.report``) replaces the two constants with ones fitted to its players' logged times.
+Effort: a trace's *effort* adds, for every step, the HoDoKu score of its technique (the work one application takes)
+times seed 002's expected search E(p, v) = (p + 1) / (v + 1): p the empty cells, v the cells a single could fill
+right then when the step is a single (a position rich in singles is quick to fill), 1 for any other step. The effort
+per empty cell orders the singles puzzles and is one of the refinement's features. The minutes a player needs come
+from the time model fitted to people's solving times (``sudoku_engine.time_model``).
 """
 
 from __future__ import annotations
@@ -67,13 +66,6 @@ MEANS = (5.920, 7.477, 4.429, 8.278, 1.159, 1.374, 1.293, 6.160)
 SINGLES_TOP = 2.3
 SINGLES_LOW = 2.583
 SINGLES_HIGH = 4.506
-
-# Seed 000, Tables I and II: mean call count and mean minutes of four difficulty levels.
-SEED000_CALL_COUNTS = (6.234043, 29.2093, 98.2093, 527.4318)
-SEED000_MINUTES = (14.73, 21.47, 32.14, 45.25)
-# minutes = MINUTES_SCALE * effort ** MINUTES_EXPONENT (benchmarks/fit_difficulty.py).
-MINUTES_SCALE = 0.0235
-MINUTES_EXPONENT = 0.7375
 
 # Upper bounds of D for the zones Easy, Medium, Hard, Expert; Extreme above (on the SE scale: singles, then
 # intersections and pairs, then subsets, fish, wings and single-digit patterns, then chains, then almost locked
@@ -143,12 +135,6 @@ def score(vector: Sequence[float], singles_only: bool = False, base: float | Non
         return singles_d(vector[FEATURES.index("ln_effort_per_cell")])
     refinement = INTERCEPT + sum(w * x for w, x in zip(WEIGHTS[1:], vector[1:]))
     return spread(vector[0], vector[0] if base is None else base, refinement / REFINEMENT_SD)
-
-
-def predicted_minutes(effort_total: float, scale: float = MINUTES_SCALE, exponent: float = MINUTES_EXPONENT) -> float:
-    """Predicted solve time of a typical player, in minutes, from a trace's effort (the time model's population
-    prior, or a study's refitted scale and exponent)."""
-    return float(scale * max(effort_total, 1.0) ** exponent)
 
 
 def zone(d: float) -> str:

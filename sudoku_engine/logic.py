@@ -209,7 +209,7 @@ def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATA
 
 def options(board: Board) -> tuple[int, int]:
     """How many cells are empty, and how many of them a naked or hidden single could fill right now: the places a
-    player looks at and the ones that pay off (the time model's p and v, ``difficulty.effort``)."""
+    player looks at and the ones that pay off (p and v of ``difficulty.effort`` and ``time_model.work``)."""
     return board.values.count(0), len(single_cells(board))
 
 

@@ -6,9 +6,10 @@
   level is that of the hardest step, raised to the level whose score limit the sum fits under when the
   sum exceeds the hardest step's limit (limits 800 / 1000 / 1600 / 1800 for Easy / Medium / Hard / Unfair).
 
-The record also holds the seed papers' measures (``sudoku_engine.metrics``), the difficulty score D, its zone
-label and the predicted minutes (``sudoku_engine.difficulty``). Everything is measured on the puzzle's canonical
-isomorph (``sudoku_engine.isomorph``), so every isomorph of a puzzle gets the same record apart from ``puzzle``.
+The record also holds the seed papers' measures (``sudoku_engine.metrics``), the difficulty score D and its zone
+label (``sudoku_engine.difficulty``), and the predicted minutes with their interval (``sudoku_engine.time_model``).
+Everything is measured on the puzzle's canonical isomorph (``sudoku_engine.isomorph``), so every isomorph of a
+puzzle gets the same record apart from ``puzzle``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from . import difficulty
+from . import difficulty, time_model
 from .board import Step
 from .grid import Grid
 from .isomorph import canonical
@@ -69,6 +70,7 @@ class Rating:
     vector: tuple[float, ...] = ()  # the features D was computed from (``difficulty.FEATURES``)
     singles_only: bool = False
     base: float = 0.0  # the rating of the hardest step's technique (``difficulty.widths``)
+    work: float = 0.0  # the trace's work of finding its steps (``time_model.work``)
 
     @property
     def label(self) -> str:
@@ -77,8 +79,13 @@ class Rating:
 
     @property
     def predicted_minutes(self) -> float:
-        """Predicted solve time of a typical player, in minutes (``difficulty.predicted_minutes``)."""
-        return difficulty.predicted_minutes(self.effort)
+        """Predicted solve time of an app's players, in minutes (``time_model.minutes``)."""
+        return time_model.minutes(self.work)
+
+    @property
+    def time(self) -> time_model.TimeEstimate:
+        """The predicted time with its 80% interval, and whether the puzzle lies beyond the time model's fit."""
+        return time_model.estimate(self.predicted_minutes, self.d)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON record of the ``rate`` command."""
@@ -87,6 +94,8 @@ class Rating:
             "D": round(self.d, 3),
             "label": self.label,
             "predicted_minutes": round(self.predicted_minutes, 1),
+            "minutes_interval": [round(self.time.low, 1), round(self.time.high, 1)],
+            "minutes_extrapolated": self.time.extrapolated,
             "effort": round(self.effort, 1),
             "hardest_technique": self.hardest_technique,
             "se_like": self.se_like,
@@ -169,4 +178,5 @@ def rate(
         vector=vector,
         singles_only=singles_only,
         base=base,
+        work=time_model.work(techniques, traced.options),
     )

@@ -5,8 +5,8 @@ holds D at slider 0, 1, ..., 100, built by ``benchmarks/slider_reference.py`` fr
 grade (each zone, Easy to Extreme, gets the same share of slider 0-95) and, for 95-100, the hardest known
 puzzles. Between two knots D is interpolated linearly, except across a gap wider than twice the generation
 tolerance (where no technique's puzzles lie), where it takes the nearer knot, so that every slider value asks for
-a D that puzzles have. ``slider_knots.EFFORTS`` holds the typical effort of a puzzle at each knot, from which
-``describe`` predicts the minutes the page shows (``difficulty.predicted_minutes``).
+a D that puzzles have. ``slider_knots.MINUTES`` holds the typical predicted minutes of a puzzle at each knot (the
+time model's prior, non-decreasing along the slider), from which ``describe`` gives the time the page shows.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import bisect
 import math
 from dataclasses import dataclass
 
-from . import difficulty
-from .slider_knots import EFFORTS, KNOTS
+from . import difficulty, time_model
+from .slider_knots import KNOTS, MINUTES
 
 
 def _checked(slider: float) -> float:
@@ -48,36 +48,37 @@ def slider_for_d(d: float) -> float:
     return low + (d - KNOTS[low]) / (KNOTS[high] - KNOTS[low])
 
 
-def typical_effort(slider: float) -> float:
-    """The effort of a typical puzzle at a slider value (``slider_knots.EFFORTS``, interpolated on a log scale)."""
+def typical_minutes(slider: float) -> float:
+    """The prior's predicted minutes of a typical puzzle at a slider value (``slider_knots.MINUTES``, interpolated
+    on a log scale): never less at a higher value."""
     position = _checked(slider)
     low = min(int(position), 99)
     fraction = position - low
-    a, b = math.log(max(EFFORTS[low], 1.0)), math.log(max(EFFORTS[low + 1], 1.0))
+    a, b = math.log(MINUTES[low]), math.log(MINUTES[low + 1])
     return math.exp(a + fraction * (b - a))
 
 
 @dataclass(frozen=True)
 class SliderInfo:
-    """What the page shows for a slider value: the value, its target D (3 decimals), the zone of that D, the typical
-    effort there (1 decimal) and the minutes predicted for that effort (1 decimal)."""
+    """What the page shows for a slider value: the value, its target D (3 decimals), the zone of that D, and the
+    time of a typical puzzle there: the prior's predicted minutes and the estimate built on them."""
 
     slider: float
     D: float
     label: str
-    effort: float
     predicted_minutes: float
+    time: time_model.TimeEstimate
 
 
-def describe(slider: float) -> SliderInfo:
-    """What the page shows as the slider moves: the slider value, target D, its zone, the typical effort there and
-    the predicted minutes of that effort."""
+def describe(slider: float, factor: float = 1.0) -> SliderInfo:
+    """What the page shows as the slider moves: the slider value, target D, its zone and a typical puzzle's time
+    there (the prior's minutes times ``factor``: a calibration's)."""
     d = target_for_slider(slider)
-    effort = typical_effort(slider)
+    minutes = typical_minutes(slider)
     return SliderInfo(
         slider=_checked(slider),
         D=round(d, 3),
         label=difficulty.zone(d),
-        effort=round(effort, 1),
-        predicted_minutes=round(difficulty.predicted_minutes(effort), 1),
+        predicted_minutes=minutes,
+        time=time_model.estimate(minutes, d, factor),
     )

@@ -15,6 +15,7 @@ from . import assets, db, errors, jobs, limits, research, security, validation
 from .bank import pool
 from .bank.cli import pool_cli
 from .config import load as load_settings
+from .games import learning
 from .play import bp as play_bp
 from .research import report_cache
 from .study import preparing
@@ -45,7 +46,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["MIGRATE_AT_START"]:
         _migrate(app)
     pool.init_app(app)
-    jobs.init_app(app, {preparing.JOB: preparing.prepare, report_cache.JOB: report_cache.compute})
+    jobs.init_app(
+        app,
+        {preparing.JOB: preparing.prepare, report_cache.JOB: report_cache.compute},
+        scheduled={learning.JOB: learning.fit_job},
+    )
     csrf.init_app(app)
     errors.init_app(app)
     app.context_processor(_htmx_context)

@@ -102,6 +102,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PROXY_HOPS", "SUDOKU_PROXY_HOPS", 0, whole_number),
     Setting("REDIS_URL", "SUDOKU_REDIS_URL", None),
     Setting("JOBS_NAME", "SUDOKU_JOBS_NAME", "sudoku"),
+    Setting("TIME_FIT_EVERY_S", "SUDOKU_TIME_FIT_EVERY_S", 3600, whole_number),  # 0: only ``flask calibration fit``
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
 

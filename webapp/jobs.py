@@ -25,14 +25,20 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
-from huey import Huey, RedisHuey, SqliteHuey
+from huey import Huey, RedisHuey, SqliteHuey, crontab
 from huey.consumer import Consumer
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .models import Lease, utcnow
 
 EXTENSION = "sudoku_jobs"
 NICENESS = 10  # the consumer's work comes after the web workers' for the CPU
@@ -42,31 +48,38 @@ jobs_cli = AppGroup("jobs", help="The background job queue.")
 log = logging.getLogger(__name__)
 
 Job = Callable[[Flask, int], None]
+SCHEDULE_MINUTES = 5  # a scheduled job is offered to the consumers this often (the job decides whether it is due)
 
 
 class Queue:
     """An app's Huey instance, opened on first use (an app that never queues a job creates no queue file), and
     its tasks by name."""
 
-    def __init__(self, app: Flask, jobs: Mapping[str, Job]) -> None:
+    def __init__(self, app: Flask, jobs: Mapping[str, Job], scheduled: Mapping[str, Job] | None = None) -> None:
         self.app = app
         self.jobs = dict(jobs)
+        self.scheduled = dict(scheduled or {})
         self.lock = threading.Lock()
         self.opened: tuple[Huey, dict[str, Any]] | None = None
 
     def open(self) -> tuple[Huey, dict[str, Any]]:
-        """The Huey instance and its tasks, opened and registered the first time."""
+        """The Huey instance and its tasks, opened and registered the first time (scheduled jobs also as periodic
+        tasks, which a consumer started with ``periodic`` offers every SCHEDULE_MINUTES, on item 0)."""
         with self.lock:
             if self.opened is None:
                 huey = open_queue(self.app)
                 tasks = {name: huey.task(name=name)(_bound(self.app, job)) for name, job in self.jobs.items()}
+                every = crontab(minute=f"*/{SCHEDULE_MINUTES}")
+                for name, job in self.scheduled.items():
+                    huey.periodic_task(every, name=f"{name}-schedule")(_scheduled(self.app, job))
                 self.opened = huey, tasks
             return self.opened
 
 
-def init_app(app: Flask, jobs: Mapping[str, Job]) -> None:
-    """Give the app its queue, whose tasks are the jobs, and add the ``flask jobs`` commands."""
-    app.extensions[EXTENSION] = Queue(app, jobs)
+def init_app(app: Flask, jobs: Mapping[str, Job], scheduled: Mapping[str, Job] | None = None) -> None:
+    """Give the app its queue, whose tasks are the jobs (the ``scheduled`` ones also offered on a schedule), and add
+    the ``flask jobs`` commands."""
+    app.extensions[EXTENSION] = Queue(app, {**jobs, **(scheduled or {})}, scheduled)
     app.cli.add_command(jobs_cli)
 
 
@@ -85,6 +98,16 @@ def _bound(app: Flask, job: Job) -> Callable[[int], None]:
     def run(item: int) -> None:
         """Run the job on the item."""
         job(app, item)
+
+    return run
+
+
+def _scheduled(app: Flask, job: Job) -> Callable[[], None]:
+    """The body of a periodic task: the job on item 0 (a scheduled run)."""
+
+    def run() -> None:
+        """Run the job as scheduled."""
+        job(app, 0)
 
     return run
 
@@ -109,8 +132,37 @@ def enqueue(app: Flask, name: str, item: int) -> bool:
 def consumer(app: Flask, workers: int = 1, shutdown_s: float | None = SHUTDOWN_S) -> Consumer:
     """A consumer of the app's queue with thread workers (the consumer is a process of its own)."""
     return queue_of(app).create_consumer(
-        workers=workers, worker_type="thread", periodic=False, max_delay=POLL_MAX_S, shutdown_timeout=shutdown_s
+        workers=workers, worker_type="thread", periodic=True, max_delay=POLL_MAX_S, shutdown_timeout=shutdown_s
     )
+
+
+def take_lease(session: Session, name: str, holder: str, seconds: float) -> bool:
+    """Take the named lease for ``seconds`` unless another holder has it (one conditional UPDATE, or the INSERT of
+    its row the first time: atomic on SQLite and PostgreSQL); True when this call took it (committed)."""
+    now = utcnow()
+    until = now + timedelta(seconds=seconds)
+    taken = session.execute(
+        update(Lease).where(Lease.name == name, Lease.until < now).values(holder=holder, until=until)
+    )
+    session.commit()
+    if getattr(taken, "rowcount", 0) == 1:
+        return True
+    if session.get(Lease, name) is not None:
+        return False
+    session.add(Lease(name=name, holder=holder, until=until))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return False
+    return True
+
+
+def release_lease(session: Session, name: str, holder: str) -> None:
+    """Give the lease back, if this holder still has it (committed)."""
+    session.rollback()
+    session.execute(update(Lease).where(Lease.name == name, Lease.holder == holder).values(until=utcnow()))
+    session.commit()
 
 
 class ThreadConsumer(Consumer):  # type: ignore[misc]

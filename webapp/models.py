@@ -1,4 +1,5 @@
-"""SQLAlchemy 2 models: a game (one player on one puzzle), its events and the puzzle bank."""
+"""SQLAlchemy 2 models: games and their events, the puzzle bank, researchers, studies and their participants and
+answers, the time model's versions and what they found per puzzle, reports, and leases on shared work."""
 
 from __future__ import annotations
 
@@ -97,8 +98,10 @@ class Game(Base):
     slider: Mapped[float | None] = mapped_column(Double)
     target_d: Mapped[float | None] = mapped_column(Double)
     d: Mapped[float | None] = mapped_column(Double)
-    # The puzzle's solving effort (``difficulty.effort``): the time model predicts its minutes from it.
+    # The puzzle's solving effort (``difficulty.effort``), and the time model's prior for it when the game started:
+    # the minutes an app's players take (``time_model``; None for games from before it, or of an unrated puzzle).
     effort: Mapped[float | None] = mapped_column(Double)
+    prior_minutes: Mapped[float | None] = mapped_column(Double)
     bank_id: Mapped[int | None]
     seed: Mapped[int | None] = mapped_column(BigInteger)
     source: Mapped[str] = mapped_column(String(16))
@@ -345,22 +348,61 @@ class Answer(Base):
 
 
 class Calibration(Base):
-    """A refit of the time model from a study: ln(minutes) = intercept + slope ln(effort) (``model`` "effort").
+    """A version of the time model: a study's refit or a fit over every game (``webapp.games.learning``).
 
-    Rows of the earlier model (``model`` "call_count": ln(minutes) = intercept + slope (c + e D)) are kept as history
-    and never put in force.
+    ``model`` says what it is: "prior" (a study's refit: ln(minutes) = intercept + slope ln(prior minutes)),
+    "players" (the fit over players' games: a scale per zone in ``zones`` and each played puzzle's own time in
+    ``puzzle_times``). Rows of earlier models ("call_count", "effort": on scales the app no longer computes) are kept
+    as history and never put in force. ``active`` marks the one in force; ``state`` is "running" while a fit runs,
+    then "done" or "failed" (``problem`` says why; the one in force stays). ``figures`` holds what the research page
+    shows of it.
     """
 
     __tablename__ = "calibrations"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int | None] = mapped_column(ForeignKey("studies.id", ondelete="SET NULL"))
-    model: Mapped[str] = mapped_column(String(16), default="effort", server_default="call_count")
+    model: Mapped[str] = mapped_column(String(16), default="prior", server_default="call_count")
     intercept: Mapped[float] = mapped_column(Double)
     slope: Mapped[float] = mapped_column(Double)
     puzzles: Mapped[int] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    state: Mapped[str] = mapped_column(String(16), default="done", server_default="done")
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    players: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    sigma: Mapped[float | None] = mapped_column(Double)
+    zones: Mapped[dict[str, float] | None] = mapped_column(JSON)
+    figures: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    problem: Mapped[str | None] = mapped_column(Text)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PuzzleTime(Base):
+    """What a fit over players' games found for one puzzle (by its canonical form): how many finished it and gave
+    up on it, their median active time, and its expected minutes for a typical player (the mean, as the prior)."""
+
+    __tablename__ = "puzzle_times"
+    __table_args__ = (Index("uq_puzzle_times_calibration_puzzle", "calibration_id", "puzzle", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    calibration_id: Mapped[int] = mapped_column(ForeignKey("calibrations.id", ondelete="CASCADE"))
+    puzzle: Mapped[str] = mapped_column(String(81))
+    finishers: Mapped[int] = mapped_column(Integer)
+    censored: Mapped[int] = mapped_column(Integer)
+    median_seconds: Mapped[float | None] = mapped_column(Double)
+    minutes: Mapped[float] = mapped_column(Double)
+
+
+class Lease(Base):
+    """A named piece of work one process holds until ``until`` (a fit of the time model): taken by a conditional
+    UPDATE, so two job consumers never run it at once, and free again when its holder dies and the time passes."""
+
+    __tablename__ = "leases"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    until: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class StudyReport(Base):

@@ -215,7 +215,7 @@ def test_slider_shows_its_target_and_serves_a_matching_puzzle(
         expect(shown).to_have_attribute("data-slider", str(info.slider))
         expect(shown.locator(".zone")).to_have_text(info.label)
         expect(shown.locator(".slider-d")).to_have_text(f"{info.D:.2f}")
-        expect(shown.locator(".slider-minutes")).to_have_text(str(round(info.predicted_minutes)))
+        expect(shown.locator(".minutes")).to_have_text(info.time.words)
         page.locator("#new-puzzle").click()
         page.wait_for_url(re.compile(r"/g/[\w-]+$"))
         puzzle = board_text(page)

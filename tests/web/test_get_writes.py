@@ -87,7 +87,11 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
     """A researcher's pages around a study with breaks, and one participant taking it from entry to the end."""
     with jobs.running_in_threads(app):  # the consumer's writes are not a request's
         study_id = create(
-            researcher, [(str(p.puzzle), str(p.solution)) for p in PUZZLES], breaks="on", order_scheme="fixed"
+            researcher,
+            [(str(p.puzzle), str(p.solution)) for p in PUZZLES],
+            breaks="on",
+            order_scheme="fixed",
+            show_rating="on",
         )
     entry = f"/s/{public_id(app, study_id)}"
     page = get_twice(participant, f"{entry}?participant_label=p1", 200)
@@ -134,6 +138,7 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
         f"/research/studies/{study_id}/games/{games[0]}/replay?step=1",
         "/research/account",
         "/research/users",
+        "/research/time-model",
     ):
         get_twice(researcher, path, 200)
     get_twice(app.test_client(), "/research/login", 200)

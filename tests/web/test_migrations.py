@@ -35,6 +35,8 @@ def test_migration_creates_tables_and_index(app: Flask) -> None:
         "study_reports",
         "study_members",
         "answers",
+        "puzzle_times",
+        "leases",
     }
     indexes = inspect(db.engine_of(app)).get_indexes("events")
     assert sorted((index["name"], index["column_names"], index["unique"]) for index in indexes) == [
@@ -99,6 +101,39 @@ def test_time_model_revision_clears_the_unused_bank_and_retires_old_refits(make_
         model, active = connection.execute(text("SELECT model, active FROM calibrations")).one()
         assert model == "call_count" and not active
         assert connection.execute(text("SELECT count(effort) FROM games")).scalar() == 0
+
+
+def test_learning_revision_clears_unused_rows_of_the_former_time_model_and_retires_effort_refits(
+    make_app: Callable[..., Flask],
+) -> None:
+    """0013: unused generated and imported bank rows (timed by the former model) go, served ones and shipped seed
+    rows stay; refits of the effort model leave force and stay as history; games gain their prior minutes."""
+    app = make_app()
+    db.downgrade(app, "0012")
+    insert_bank = text(
+        "INSERT INTO bank (puzzle, solution, d, label, predicted_minutes, se_like, hardest_technique, rating, source, "
+        "created_at, used) VALUES (:p, :p, 2.0, 'Medium', 20, 2.0, 'pointing', '{}', :source, '2025-01-01', :used)"
+    )
+    rows = [("generated", False), ("generated", True), ("import", False), ("seed", False), ("seed", True)]
+    with db.engine_of(app).begin() as connection:
+        for index, (source, used) in enumerate(rows):
+            connection.execute(insert_bank, {"p": str(index) * 81, "source": source, "used": used})
+        connection.execute(
+            text(
+                "INSERT INTO calibrations (model, intercept, slope, puzzles, active, created_at) "
+                "VALUES ('effort', -3.7, 0.7, 5, :on, '2025-01-01')"
+            ),
+            {"on": True},
+        )
+    db.upgrade(app, "head")
+    with db.engine_of(app).connect() as connection:
+        kept = connection.execute(text("SELECT puzzle FROM bank ORDER BY puzzle")).scalars().all()
+        assert kept == ["1" * 81, "3" * 81, "4" * 81]
+        model, active, state = connection.execute(text("SELECT model, active, state FROM calibrations")).one()
+        assert model == "effort" and not active and state == "done"
+        assert connection.execute(text("SELECT count(prior_minutes) FROM games")).scalar() == 0
+    db.downgrade(app, "0012")
+    db.upgrade(app, "head")  # and back again: the revision's columns are new objects each time
 
 
 def test_migrated_schema_matches_models(app: Flask) -> None:

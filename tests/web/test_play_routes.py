@@ -82,7 +82,8 @@ def slider_output(info: SliderInfo) -> str:
     """The opening tag of the slider fragment for what ``describe`` says."""
     return (
         f'<output id="slider-info" for="difficulty" data-slider="{info.slider}" data-d="{info.D}"\n'
-        f'        data-label="{info.label}" data-minutes="{info.predicted_minutes}">'
+        f'        data-label="{info.label}" data-minutes="{info.time.minutes:.1f}"\n'
+        f'        data-extrapolated="{"yes" if info.time.extrapolated else "no"}">'
     )
 
 
@@ -106,8 +107,13 @@ def test_slider_fragment_follows_describe(client: FlaskClient, slider: str) -> N
     assert fragment.startswith(slider_output(info))
     assert f'<strong class="zone" data-zone="{info.label}">{info.label}</strong>' in fragment
     assert f'D <span class="slider-d">{info.D:.2f}</span>' in fragment
-    minutes = round(info.predicted_minutes)
-    assert f'about <span class="slider-minutes">{minutes}</span> minutes' in fragment
+    if info.time.extrapolated:  # beyond the time model's fit: words, no figure, no range
+        assert f'<span class="minutes extrapolated">{info.time.words}</span>' in fragment
+        assert info.time.words.endswith("do not finish")
+        assert "minutes-range" not in fragment
+    else:
+        assert f'<span class="minutes">{info.time.words}</span>' in fragment
+        assert f'<span class="minutes-range">({info.time.range_words} for 8 players in 10)</span>' in fragment
 
 
 @pytest.mark.parametrize("slider", ["0", "37.25", "100"])

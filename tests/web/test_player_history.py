@@ -23,6 +23,7 @@ from sudoku_engine.slider import describe, target_for_slider
 from webapp import db, jobs, models
 from webapp.bank import pool
 from webapp.games import daily, history, store
+from webapp.games.calibration import TimeModel
 
 COOKIE = "sudoku_player"
 # Easy puzzles with many givens (few entries per solve), each with its solution.
@@ -249,9 +250,9 @@ def test_share_text_has_the_result_and_no_digit_of_the_grid(app: Flask, client: 
 
 def population_minutes(app: Flask, game_id: str) -> float:
     """The minutes the time model predicts for a game's puzzle (the population's b, as a time)."""
-    rating = store.difficulty_of(game_row(app, game_id))
+    rating = store.difficulty_of(game_row(app, game_id), TimeModel())
     assert rating is not None
-    return rating.predicted_minutes
+    return rating.time.minutes
 
 
 def expected_theta(readings: list[float]) -> tuple[float, float]:
@@ -305,8 +306,11 @@ def test_predicted_time_of_simulated_players(
     assert float(mine.group(1)) == pytest.approx(info.predicted_minutes * math.exp(-want), abs=0.01)
     assert float(mine.group(2)) == pytest.approx(info.predicted_minutes * math.exp(-want - 1.6449 * se), abs=0.01)
     assert float(mine.group(3)) == pytest.approx(info.predicted_minutes * math.exp(-want + 1.6449 * se), abs=0.01)
-    # The next 15 minutes: the slider step whose personal minutes are nearest 15, computed here from describe.
-    gaps = [abs(describe(float(s)).predicted_minutes * math.exp(-want) - 15.0) for s in range(101)]
+    # The next 15 minutes: the slider step whose personal minutes are nearest 15, computed here from describe, among
+    # the steps below the first whose time is extrapolated (no figure is promised there).
+    backed = [s for s in range(101) if not describe(float(s)).time.extrapolated]
+    assert backed == list(range(len(backed))) and len(backed) > 50
+    gaps = [abs(describe(float(s)).predicted_minutes * math.exp(-want) - 15.0) for s in backed]
     offer = re.search(r'id="next-minutes"\s+data-slider="([\d.]+)"', start)
     assert offer is not None and float(offer.group(1)) == float(gaps.index(min(gaps)))
     game_id = open_game(client, str(PUZZLES[0].puzzle))

@@ -27,6 +27,7 @@ from webapp import config as app_config
 from webapp import db
 from webapp.bank import pool, refill
 from webapp.games import store
+from webapp.games.calibration import TimeModel
 from webapp.models import BankPuzzle, Game
 
 AI_ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
@@ -116,7 +117,7 @@ def test_bank_keeps_one_row_per_puzzle_up_to_isomorphism(app: Flask, records: li
 def test_a_row_is_claimed_by_one_session_only(app: Flask, records: list[pool.BankRecord]) -> None:
     first, second = bank(app, records[:2], [4.0, 4.1])
     with session_of(app) as one, session_of(app) as two:
-        assert [bank_id for bank_id, _ in pool.nearest_unused(one, 4.0)] == [first, second]
+        assert [row.id for row in pool.nearest_unused(one, 4.0)] == [first, second]
         assert pool.claim(two, first)
         two.commit()
         assert not pool.claim(one, first)
@@ -219,7 +220,7 @@ def test_link_games_take_d_from_the_bank_or_a_bounded_rating(app: Flask, records
         rated = store.new_game_from_text(session, str(easy.puzzle))
         assert rated.d == rate(easy.puzzle, measures=difficulty.MEASURES).d
         unrated = store.new_game_from_text(session, AI_ESCARGOT, rating_timeout=0.001)
-        assert unrated.d is None and store.difficulty_of(unrated) is None
+        assert unrated.d is None and store.difficulty_of(unrated, TimeModel()) is None
 
 
 def test_game_page_without_d_shows_no_rating(app: Flask, client: FlaskClient) -> None:
@@ -330,14 +331,15 @@ def test_easy_puzzles_served_keep_to_the_givens_limit(
     app: Flask, client: FlaskClient, csrf_headers: dict[str, str], slider: int
 ) -> None:
     """Generated on demand for the Easy zone (no bank row near), a served puzzle has at most 40 givens, and the
-    game keeps its effort, from which its predicted minutes come."""
+    game keeps its effort and its prior minutes, which the page shows."""
     response = client.post("/new", data={"slider": str(slider)}, headers=form_post(csrf_headers))
     game = game_of(app, response.headers["Location"])
     assert 81 - game.puzzle.count(".") <= 40
     rating = rate(game.puzzle, measures=difficulty.MEASURES)
     assert game.effort == pytest.approx(rating.effort, abs=0.05) and game.d == rating.d
-    shown = store.difficulty_of(game)
-    assert shown is not None and shown.predicted_minutes == pytest.approx(rating.predicted_minutes, rel=1e-3)
+    assert game.prior_minutes == pytest.approx(rating.predicted_minutes, rel=1e-9)
+    shown = store.difficulty_of(game, TimeModel())
+    assert shown is not None and shown.time.minutes == pytest.approx(rating.predicted_minutes, rel=1e-9)
 
 
 def test_the_bank_refuses_puzzles_over_the_givens_limit() -> None:

@@ -168,7 +168,7 @@ def test_seed_inserts_the_records_without_rating_them(
     path = seed_file(tmp_path / "seed.jsonl", seed_records)
     result = runner.invoke(args=["pool", "seed", str(path)])
     assert result.exit_code == 0, result.output
-    assert "read 3 seed puzzles" in result.stdout and "added 3 (0 already in the bank)" in result.stdout
+    assert "read 3 seed puzzles" in result.stdout and "added 3 (0 already in the bank," in result.stdout
     rows = bank_rows(app)
     assert len(rows) == 3 and all(not row.used and row.source == "seed" for row in rows)
     by_puzzle = {row.puzzle: row for row in rows}
@@ -185,11 +185,31 @@ def test_seed_is_idempotent_and_skips_puzzles_in_the_bank(
         pool.add(session, seed_records[:1], used=True)
     path = seed_file(tmp_path / "seed.jsonl", seed_records)
     first = runner.invoke(args=["pool", "seed", str(path)])
-    assert first.exit_code == 0 and "added 2 (1 already in the bank)" in first.stdout
+    assert first.exit_code == 0 and "added 2 (1 already in the bank, 0 of them" in first.stdout
     second = runner.invoke(args=["pool", "seed", str(path)])
     assert second.exit_code == 0, second.output
-    assert "added 0 (3 already in the bank); the bank holds 2 unused puzzles" in second.stdout
+    assert (
+        "added 0 (3 already in the bank, 0 of them given the file's newer figures); the bank holds 2" in second.stdout
+    )
     assert sorted(row.used for row in bank_rows(app)) == [False, False, True]
+
+
+def test_seed_gives_rows_in_the_bank_the_files_newer_figures(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path, seed_records: list[pool.BankRecord]
+) -> None:
+    """A seed set rated again (a new time model, say): rows the bank holds take the file's figures, served or not,
+    and keep whether they were served."""
+    first = seed_records[0]
+    older = pool.BankRecord(**{**first, "predicted_minutes": 999.0})  # type: ignore[typeddict-item]
+    older["rating"] = {**first["rating"], "predicted_minutes": 999.0}
+    with db.sessions_of(app)() as session:
+        pool.add(session, [older], used=True)
+    path = seed_file(tmp_path / "seed.jsonl", seed_records)
+    result = runner.invoke(args=["pool", "seed", str(path)])
+    assert result.exit_code == 0 and "added 2 (1 already in the bank, 1 of them given the file's newer" in result.stdout
+    row = next(row for row in bank_rows(app) if row.puzzle == seed_records[0]["puzzle"])
+    assert row.used and row.predicted_minutes == seed_records[0]["predicted_minutes"] != 999.0
+    assert row.rating == seed_records[0]["rating"]
 
 
 def test_seed_without_a_file_adds_the_shipped_set(

@@ -430,11 +430,11 @@ def test_a_report_with_too_few_data_says_what_is_missing_and_why_refit_cannot_ru
     assert "at least 3 puzzles; 1 of 2 have one so far" in missing.group(1)
     assert "needs at least as many solved games as puzzles and participants together (3); 1 so far" in missing.group(1)
     assert re.search(r'<button type="submit" id="refit" disabled', page)
-    assert "Not yet: The refit needs completed puzzles of at least two different efforts." in page
+    assert "Not yet: The refit needs completed puzzles of at least two different predicted times." in page
     refused = researcher.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": csrf_token_of(page)})
     text = refused.get_data(as_text=True)
     assert refused.status_code == 409 and "Validation report" in text and "Back to the study" in text
-    assert "two different efforts" in text
+    assert "two different predicted times" in text
 
 
 def participants(app: Flask) -> list[str]:

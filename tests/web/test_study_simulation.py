@@ -195,8 +195,8 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     refit = client.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": form_token(client, "/")})
     assert refit.status_code == 303
     with app.app_context():
-        intercept, slope, row = calibration.calibration_in_force(db.get_session())
-    assert row is not None and slope > 0
+        model = calibration.in_force(db.get_session())
+        assert model.version is not None and model.version.model == calibration.STUDY_MODEL and model.slope > 0
     if FULL:
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "simulated_study_report.txt").write_text("\n".join(report.text_lines(built)) + "\n")

@@ -259,8 +259,9 @@ def import_command(file: Path, jobs: int) -> None:
 def seed_command(file: Path | None) -> None:
     """Add the shipped seed set (the hardest puzzles, already rated), or the records of FILE, to the bank.
 
-    Nothing is rated: the records are checked and inserted as they are, and puzzles the bank holds already (used
-    or not) are skipped, so running it again adds nothing. A file with a bad line adds nothing: each bad line is
+    Nothing is rated: the records are checked and inserted as they are; puzzles the bank holds already (used or
+    not) are not added again but take the file's figures where they differ (a seed set rated again), so running it
+    again changes nothing. A file with a bad line adds nothing: each bad line is
     reported on stderr and the exit code is 2.
     """
     app = current_app
@@ -279,11 +280,12 @@ def seed_command(file: Path | None) -> None:
         click.get_current_context().exit(EXIT_BAD_INPUT)
     with db.sessions_of(app)() as session:
         added = pool.add(session, records)
+        refreshed = pool.refresh(session, records)
         unused = pool.unused_count(session)
     low, high = min(r["d"] for r in records), max(r["d"] for r in records)
     click.echo(
         f"read {len(records)} seed puzzles (D {low:.2f}-{high:.2f}), added {added} ({len(records) - added} already "
-        f"in the bank); the bank holds {unused} unused puzzles"
+        f"in the bank, {refreshed} of them given the file's newer figures); the bank holds {unused} unused puzzles"
     )
 
 

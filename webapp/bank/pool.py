@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import random
 import subprocess
@@ -42,7 +43,7 @@ from .. import db
 from ..models import BankPuzzle, utcnow
 
 EXTENSION = "sudoku_pool"
-CANDIDATES = 4  # unused rows read per claim round, nearest first
+CANDIDATES = 8  # unused rows read per claim round, nearest first
 CLAIM_ROUNDS = 5  # rounds of reading and claiming before a draw gives up to other requests
 MAX_PENDING = 16  # refill targets a process queues at most
 
@@ -74,7 +75,8 @@ class Served:
     d: float
     seed: int
     bank_id: int | None
-    effort: float | None = None  # the solving effort of the time model (``difficulty.effort``), when known
+    effort: float | None = None  # the solving effort (``difficulty.effort``), when known
+    prior_minutes: float | None = None  # the time model's prior (``time_model``), when the record has one
 
 
 def init_app(app: Flask) -> None:
@@ -141,14 +143,57 @@ def add(session: Session, records: Iterable[BankRecord], *, used: bool = False) 
     return added
 
 
-def nearest_unused(session: Session, target: float, limit: int = CANDIDATES) -> list[tuple[int, float]]:
-    """Up to ``limit`` unused rows as (id, D), nearest the target first (two range scans of the (used, D) index)."""
+@dataclass(frozen=True)
+class Candidate:
+    """An unused bank row a draw may claim: its id, D and predicted minutes."""
+
+    id: int
+    d: float
+    minutes: float
+
+
+def refresh(session: Session, records: Iterable[BankRecord]) -> int:
+    """Give rows the bank holds for these records (by puzzle) the records' figures where they differ (a shipped seed
+    set rated again); how many rows changed (committed)."""
+    changed = 0
+    for record in records:
+        row = session.scalar(select(BankPuzzle).where(BankPuzzle.puzzle == record["puzzle"]))
+        if row is None:
+            continue
+        figures: dict[str, Any] = {
+            "d": record["d"],
+            "label": record["label"],
+            "predicted_minutes": record["predicted_minutes"],
+            "se_like": record["se_like"],
+            "hardest_technique": record["hardest_technique"],
+            "rating": record["rating"],
+        }
+        if any(getattr(row, key) != value for key, value in figures.items()):
+            for key, value in figures.items():
+                setattr(row, key, value)
+            changed += 1
+    session.commit()
+    return changed
+
+
+def nearest_unused(session: Session, target: float, limit: int = CANDIDATES) -> list[Candidate]:
+    """Up to ``limit`` unused rows, nearest the target first (two range scans of the (used, D) index)."""
     unused = BankPuzzle.used == false()
-    columns = select(BankPuzzle.id, BankPuzzle.d).where(unused)
+    columns = select(BankPuzzle.id, BankPuzzle.d, BankPuzzle.predicted_minutes).where(unused)
     above = columns.where(BankPuzzle.d >= target).order_by(BankPuzzle.d).limit(limit)
     below = columns.where(BankPuzzle.d < target).order_by(BankPuzzle.d.desc()).limit(limit)
-    rows = [(row.id, row.d) for query in (above, below) for row in session.execute(query)]
-    return sorted(rows, key=lambda row: abs(row[1] - target))[:limit]
+    rows = [
+        Candidate(row.id, row.d, row.predicted_minutes) for query in (above, below) for row in session.execute(query)
+    ]
+    return sorted(rows, key=lambda row: abs(row.d - target))[:limit]
+
+
+def preferred(candidates: Sequence[Candidate], minutes: float | None) -> list[Candidate]:
+    """The candidates in the order a draw tries them: nearest in predicted minutes to ``minutes`` (what the slider
+    promised) when given, else as they come (nearest in D)."""
+    if minutes is None or minutes <= 0:
+        return list(candidates)
+    return sorted(candidates, key=lambda row: abs(math.log(max(row.minutes, 1e-3) / minutes)))
 
 
 def claim(session: Session, bank_id: int) -> bool:
@@ -161,8 +206,11 @@ def claim(session: Session, bank_id: int) -> bool:
     return db.changed_rows(session, statement) == 1
 
 
-def draw(session: Session, target: float, within: float = DEFAULT_TOLERANCE) -> BankPuzzle | None:
-    """Claim the unused row nearest the target if one is within ``within`` of it; None otherwise.
+def draw(
+    session: Session, target: float, within: float = DEFAULT_TOLERANCE, minutes: float | None = None
+) -> BankPuzzle | None:
+    """Claim an unused row within ``within`` of the target: of the nearest ones, the one whose predicted minutes are
+    nearest ``minutes`` when given, else the nearest in D; None when none is that close.
 
     The claim is part of the session's transaction, so it is committed with the game that serves the row (one
     commit per request) and undone with it. On SQLite the first claim statement also takes the write lock, so
@@ -170,10 +218,10 @@ def draw(session: Session, target: float, within: float = DEFAULT_TOLERANCE) -> 
     is rolled back, so that no lock is held while a puzzle is generated.
     """
     for _ in range(CLAIM_ROUNDS):
-        near = [bank_id for bank_id, d in nearest_unused(session, target) if abs(d - target) <= within]
-        for bank_id in near:
-            if claim(session, bank_id):
-                return session.get(BankPuzzle, bank_id, populate_existing=True)
+        near = [row for row in nearest_unused(session, target) if abs(row.d - target) <= within]
+        for row in preferred(near, minutes):
+            if claim(session, row.id):
+                return session.get(BankPuzzle, row.id, populate_existing=True)
         if not near:
             break
     session.rollback()
@@ -185,7 +233,15 @@ def as_isomorph(row: BankPuzzle, seed: int) -> Served:
     transform = random_isomorph(random.Random(seed))
     puzzle = format_values(transform.apply(parse_values(row.puzzle)))
     solution = format_values(transform.apply(parse_values(row.solution)))
-    return Served(puzzle=puzzle, solution=solution, d=row.d, seed=seed, bank_id=row.id, effort=effort_of(row.rating))
+    return Served(
+        puzzle=puzzle,
+        solution=solution,
+        d=row.d,
+        seed=seed,
+        bank_id=row.id,
+        effort=effort_of(row.rating),
+        prior_minutes=prior_of(row.rating, row.predicted_minutes),
+    )
 
 
 def new_seed() -> int:
@@ -193,13 +249,25 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**63)
 
 
-def serve(session: Session, target: float, *, tolerance: float = DEFAULT_TOLERANCE, budget_s: float = 3.0) -> Served:
-    """A puzzle for a target D: the nearest unused bank row within tolerance, else a shipped seed row within it
-    served again (the hardest puzzles cannot be generated on demand), else one generated on demand.
+def serve(
+    session: Session,
+    target: float,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    budget_s: float = 3.0,
+    minutes: float | None = None,
+) -> Served:
+    """A puzzle for a target D: an unused bank row within tolerance (of the nearest, the one nearest ``minutes`` in
+    predicted minutes when given), else a shipped seed row within it served again (the hardest puzzles cannot be
+    generated on demand), else one generated on demand.
 
     A bank row's claim is left for the caller to commit, with the game it starts.
     """
-    row = draw(session, target, tolerance) or served_seed(session, target, tolerance) or beyond_seed(session, target)
+    row = (
+        draw(session, target, tolerance, minutes)
+        or served_seed(session, target, tolerance)
+        or beyond_seed(session, target)
+    )
     if row is not None:
         return as_isomorph(row, new_seed())
     return _serve_generated(session, target, tolerance, budget_s)
@@ -246,6 +314,7 @@ def _serve_generated(session: Session, target: float, tolerance: float, budget_s
         seed=made.seed,
         bank_id=None,
         effort=effort_of(record["rating"]),
+        prior_minutes=prior_of(record["rating"], record["predicted_minutes"]),
     )
 
 
@@ -265,21 +334,43 @@ def unused_count(session: Session) -> int:
 def known_d(session: Session, values: Sequence[int]) -> float | None:
     """D of a puzzle the bank holds in some isomorph, else None."""
     known = known_rating(session, values)
-    return None if known is None else known[0]
+    return None if known is None else known.d
 
 
-def known_rating(session: Session, values: Sequence[int]) -> tuple[float, float | None] | None:
-    """D and effort of a puzzle the bank holds in some isomorph, else None."""
+@dataclass(frozen=True)
+class Known:
+    """What the bank knows of a puzzle's rating: D, effort and prior minutes (None when its record has none)."""
+
+    d: float
+    effort: float | None
+    prior_minutes: float | None
+
+
+def known_rating(session: Session, values: Sequence[int]) -> Known | None:
+    """D, effort and prior minutes of a puzzle the bank holds in some isomorph, else None."""
     row = session.execute(
-        select(BankPuzzle.d, BankPuzzle.rating).where(BankPuzzle.puzzle == format_values(canonical(values)))
+        select(BankPuzzle.d, BankPuzzle.rating, BankPuzzle.predicted_minutes).where(
+            BankPuzzle.puzzle == format_values(canonical(values))
+        )
     ).first()
-    return None if row is None else (row.d, effort_of(row.rating))
+    return None if row is None else Known(row.d, effort_of(row.rating), prior_of(row.rating, row.predicted_minutes))
 
 
 def effort_of(rating: dict[str, Any] | None) -> float | None:
     """The effort a stored rating record holds (records made before the time model had none)."""
     effort = (rating or {}).get("effort")
     return float(effort) if isinstance(effort, (int, float)) else None
+
+
+def prior_of(rating: dict[str, Any] | None, exact: float | None = None) -> float | None:
+    """The prior minutes of a stored rating record (``exact``: the same figure unrounded, from a bank row's column),
+    when it comes from the time model fitted to people (a record with ``minutes_interval``); None for an older
+    record, timed by a former model."""
+    record = rating or {}
+    minutes = record.get("predicted_minutes") if exact is None else exact
+    if "minutes_interval" not in record or not isinstance(minutes, (int, float)):
+        return None
+    return float(minutes)
 
 
 @dataclass(frozen=True)

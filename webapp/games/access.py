@@ -52,6 +52,18 @@ class StudyPlace:
     number: int
     total: int
 
+    @property
+    def shows_rating(self) -> bool:
+        """Whether the participant may see the puzzle's rating (D, zone, minutes, techniques) once it is solved: only
+        when the researcher switched it on, and never when the study asks how difficult the puzzle felt (the end of
+        the study shows them then, after every answer)."""
+        return bool(self.study.settings.get("show_rating")) and not asks_difficulty(self.study)
+
+
+def asks_difficulty(study: Study) -> bool:
+    """True when the study asks the built-in perceived-difficulty question after each puzzle."""
+    return "difficulty" in ((study.questionnaire or {}).get("per_puzzle") or [])
+
 
 def study_context(game: Game) -> StudyPlace | None:
     """The study place of a study game (None for a free game)."""

@@ -14,13 +14,12 @@ from datetime import date, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from sudoku_engine import difficulty
-from sudoku_engine.slider import describe
+from sudoku_engine.time_model import TimeEstimate
 
 from .. import db
 from ..models import Event, Game, utcnow
-from . import store
-from .calibration import calibration_in_force
+from . import calibration, store
+from .calibration import TimeModel
 from .speed import MIN_GAMES, Speed, fit_speed
 
 SHOWN_GAMES = 200  # the history page lists the player's latest games, up to this many
@@ -35,7 +34,7 @@ class PlayedGame:
     id: str
     started: date
     zone: str | None
-    predicted_minutes: float | None
+    time: TimeEstimate | None  # the time the model in force predicts (as on the game's page)
     solve_seconds: float | None
     hints: int
     mistakes: int
@@ -89,14 +88,13 @@ def hint_counts(session: Session, games: Sequence[Game]) -> dict[str, int]:
     return {game_id: count for game_id, count in session.execute(query)}
 
 
-def played(game: Game, hints: int, calibration: tuple[float, float]) -> PlayedGame:
-    """The history row of one game."""
-    rating = store.difficulty_of(game, calibration)
+def played(game: Game, hints: int, rating: store.Difficulty | None) -> PlayedGame:
+    """The history row of one game, with its puzzle's difficulty and time as its page shows them."""
     return PlayedGame(
         id=game.id,
         started=game.created_at.date(),
         zone=rating.label if rating else None,
-        predicted_minutes=rating.predicted_minutes if rating else None,
+        time=rating.time if rating else None,
         solve_seconds=game.solve_seconds if game.completed_at is not None else None,
         hints=hints,
         mistakes=game.mistakes,
@@ -140,33 +138,48 @@ def completed_days(session: Session, player: str) -> set[date]:
     return {moment.date() for moment in session.scalars(query) if moment is not None}
 
 
+def difficulties(session: Session, games: Sequence[Game], model: TimeModel) -> list[store.Difficulty | None]:
+    """Each game's difficulty and time under the model in force, with what its fit found for their puzzles (one
+    query for them all)."""
+    if not model.learned:
+        return [store.difficulty_of(game, model) for game in games]
+    forms = [store.puzzle_form(session, game) if game.d is not None else "" for game in games]
+    found = calibration.puzzle_times(session, model, {form for form in forms if form})
+    return [store.difficulty_of(game, model, found.get(form)) for game, form in zip(games, forms, strict=True)]
+
+
 def history_of(session: Session, player: str) -> History:
     """The history page of one player."""
-    calibration = calibration_in_force(session)[:2]
+    model = calibration.in_force(session)
     games = player_games(session, player)
     hints = hint_counts(session, games)
-    rows = [played(game, hints.get(game.id, 0), calibration) for game in games]
+    rows = [
+        played(game, hints.get(game.id, 0), rating)
+        for game, rating in zip(games, difficulties(session, games, model), strict=True)
+    ]
     return History(
         games=rows,
         zones=zone_times(rows),
         streaks=streaks(completed_days(session, player), utcnow().date()),
-        speed=speed_of(session, player),
+        speed=speed_of(session, player, model),
     )
 
 
-def speed_of(session: Session, player: str) -> Speed | None:
-    """The player's speed from their latest completed games with a known prediction; None before ``MIN_GAMES``."""
+def speed_of(session: Session, player: str, model: TimeModel | None = None) -> Speed | None:
+    """The player's speed from their latest completed games with a prediction the fit backs (not extrapolated)
+    under the model in force; None before ``MIN_GAMES``."""
     query = (
         select(Game)
         .where(Game.player == player, Game.completed_at.is_not(None), Game.solve_seconds.is_not(None))
         .order_by(Game.completed_at.desc())
         .limit(FIT_GAMES)
     )
-    calibration = calibration_in_force(session)[:2]
+    model = model or calibration.in_force(session)
+    games = list(session.scalars(query))
     pairs = [
-        (rating.predicted_minutes * 60.0, float(game.solve_seconds or 0.0))
-        for game in session.scalars(query)
-        if (rating := store.difficulty_of(game, calibration)) is not None
+        (rating.time.minutes * 60.0, float(game.solve_seconds or 0.0))
+        for game, rating in zip(games, difficulties(session, games, model), strict=True)
+        if rating is not None and not rating.time.extrapolated
     ]
     if len(pairs) < MIN_GAMES:
         return None
@@ -174,15 +187,15 @@ def speed_of(session: Session, player: str) -> Speed | None:
 
 
 def slider_for_minutes(session: Session, speed: Speed, minutes: float) -> float:
-    """The slider value (0, 1, ..., 100) whose personal predicted time is nearest ``minutes`` (the lower on a tie)."""
-    scale, exponent, row = calibration_in_force(session)
+    """The slider value (0, 1, ..., 100) whose personal predicted time is nearest ``minutes`` (the lower on a tie),
+    among those the fit backs (no extrapolated time)."""
+    model = calibration.in_force(session)  # read once, not 101 times
     best, best_gap = 0.0, float("inf")
     for step in range(SLIDER_STEPS):
-        info = describe(float(step))  # as slider_description shows it, without reading the time model 101 times
-        predicted = info.predicted_minutes
-        if row is not None:
-            predicted = round(difficulty.predicted_minutes(info.effort, scale, exponent), 1)
-        gap = abs(speed.minutes(predicted).minutes - minutes)
+        info = calibration.slider_description(session, float(step), model)
+        if info.time.extrapolated:
+            break
+        gap = abs(speed.minutes(info.time.minutes).minutes - minutes)
         if gap < best_gap:
             best, best_gap = float(step), gap
     return best

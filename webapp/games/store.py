@@ -18,15 +18,18 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from sudoku_engine import difficulty, logic
 from sudoku_engine.generate import DEFAULT_TOLERANCE
-from sudoku_engine.grid import Grid, cell_name, is_valid_solution
+from sudoku_engine.grid import Grid, cell_name, format_values, is_valid_solution, parse_values
+from sudoku_engine.isomorph import canonical
 from sudoku_engine.rating import rate
-from sudoku_engine.slider import slider_for_d, target_for_slider, typical_effort
+from sudoku_engine.slider import target_for_slider, typical_minutes
 from sudoku_engine.solver import solve_count
 from sudoku_engine.techniques import BY_ID, CATALOGUE
+from sudoku_engine.time_model import TimeEstimate
 
 from ..bank import pool
-from ..models import EMPTY_ENTRIES, Event, Game, utcnow
-from . import playstate
+from ..models import EMPTY_ENTRIES, BankPuzzle, Event, Game, PuzzleTime, utcnow
+from . import calibration, playstate
+from .calibration import TimeModel
 from .playstate import ActionRefused, Change, PlayState
 
 LINK_RATING_TIMEOUT_S = 1.0
@@ -57,11 +60,13 @@ class GameBusy(RuntimeError):
 
 @dataclass(frozen=True)
 class Difficulty:
-    """What the game page says about a puzzle's difficulty."""
+    """What the game page says about a puzzle's difficulty: D, its zone, its time under the model in force (minutes,
+    interval, words) and, once enough people finished it, how long they took."""
 
     d: float
     label: str
-    predicted_minutes: float
+    time: TimeEstimate
+    people: calibration.PeopleTimes | None = None
 
 
 def new_game_from_slider(
@@ -75,7 +80,8 @@ def new_game_from_slider(
     """Start a game on a puzzle for a slider value: from the bank, else generated within ``budget_s`` seconds; the
     game is ``player``'s (an anonymous player's cookie id) when given."""
     target = target_for_slider(slider)
-    served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s)
+    promised = typical_minutes(slider)  # the prior minutes the slider showed: the served puzzle keeps close to them
+    served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s, minutes=promised)
     return save_new(session, served_game(served, slider, "slider", player))
 
 
@@ -88,6 +94,7 @@ def served_game(served: pool.Served, slider: float, source: str, player: str | N
         target_d=target_for_slider(slider),
         d=served.d,
         effort=served.effort,
+        prior_minutes=served.prior_minutes,
         bank_id=served.bank_id,
         seed=served.seed,
         source=source,
@@ -106,8 +113,10 @@ def new_game_from_text(
     seconds (left unknown when the rating does not finish in time, so that the page stays fast).
     """
     grid, solution = playable(text)
-    d, effort = link_rating(session, grid, rating_timeout)
-    game = Game(puzzle=str(grid), solution=str(solution), d=d, effort=effort, source="url", player=player)
+    known = link_rating(session, grid, rating_timeout)
+    game = Game(puzzle=str(grid), solution=str(solution), source="url", player=player)
+    if known is not None:
+        game.d, game.effort, game.prior_minutes = known.d, known.effort, known.prior_minutes
     return save_new(session, game)
 
 
@@ -124,24 +133,42 @@ def playable(text: str) -> tuple[Grid, Grid]:
     return grid, solution
 
 
-def link_rating(session: Session, grid: Grid, timeout: float | None) -> tuple[float | None, float | None]:
-    """D and effort of a unique puzzle: known to the bank, or rated within the timeout; None when that runs out."""
+def link_rating(session: Session, grid: Grid, timeout: float | None) -> pool.Known | None:
+    """D, effort and prior minutes of a unique puzzle: known to the bank, or rated within the timeout; None when
+    that runs out."""
     known = pool.known_rating(session, grid.values)
     if known is not None:
         return known
     rating = rate(grid.values, timeout=timeout, measures=difficulty.MEASURES)
-    return (None, None) if rating.timeout else (rating.d, rating.effort)
+    return None if rating.timeout else pool.Known(rating.d, rating.effort, rating.predicted_minutes)
 
 
-def difficulty_of(game: Game, calibration: tuple[float, float] | None = None) -> Difficulty | None:
-    """The puzzle's D with its zone and predicted minutes, if D is known: from the game's effort (else the typical
-    effort at its D) by ``calibration`` (scale, exponent) if given, else the time model's prior."""
+def difficulty_of(game: Game, model: TimeModel, people: PuzzleTime | None = None) -> Difficulty | None:
+    """The puzzle's D with its zone and its time under the model in force (``calibration.expected``: the one rule
+    every page's minutes come from), if D is known; ``people``: what the fit over every game found for it."""
     if game.d is None:
         return None
-    scale, exponent = calibration or (difficulty.MINUTES_SCALE, difficulty.MINUTES_EXPONENT)
-    effort = game.effort if game.effort is not None else typical_effort(slider_for_d(game.d))
-    minutes = difficulty.predicted_minutes(effort, scale, exponent)
-    return Difficulty(d=game.d, label=difficulty.zone(game.d), predicted_minutes=minutes)
+    shown = calibration.expected(model, game.prior_minutes, game.d, people)
+    return Difficulty(d=game.d, label=difficulty.zone(game.d), time=shown.time, people=shown.people)
+
+
+def puzzle_form(session: Session, game: Game) -> str:
+    """The game's puzzle in canonical form (its bank row's, stored so, when it came from the bank)."""
+    if game.bank_id is not None:
+        stored = session.scalar(select(BankPuzzle.puzzle).where(BankPuzzle.id == game.bank_id))
+        if stored is not None:
+            return stored
+    return format_values(canonical(parse_values(game.puzzle)))
+
+
+def game_difficulty(session: Session, game: Game, model: TimeModel) -> Difficulty | None:
+    """``difficulty_of`` with what the fit in force found for the game's puzzle."""
+    if game.d is None:
+        return None
+    if not model.learned:
+        return difficulty_of(game, model)
+    found = calibration.puzzle_times(session, model, [puzzle_form(session, game)])
+    return difficulty_of(game, model, next(iter(found.values()), None))
 
 
 def save_new(session: Session, game: Game) -> Game:

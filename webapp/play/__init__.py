@@ -2,9 +2,12 @@
 
 from flask import Blueprint
 
+from sudoku_engine.time_model import duration_words
+
 from ..games.store import format_duration
 
 bp = Blueprint("play", __name__)
 bp.add_app_template_filter(format_duration, "duration")
+bp.add_app_template_filter(duration_words, "minutes_words")
 
 from . import history_views, teaching, views  # noqa: E402, F401  (views register their routes on bp)

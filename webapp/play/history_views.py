@@ -7,6 +7,8 @@ from __future__ import annotations
 from flask import abort, current_app, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from sudoku_engine.time_model import TimeEstimate
+
 from ..db import get_session
 from ..games import daily, history
 from ..games.speed import PersonalTime, Speed
@@ -28,10 +30,11 @@ def player_speed() -> Speed | None:
 
 
 @bp.app_template_global()
-def your_minutes(predicted_minutes: float) -> PersonalTime | None:
-    """The requesting player's likely minutes for a puzzle predicted at ``predicted_minutes``, when known."""
+def your_minutes(time: TimeEstimate) -> PersonalTime | None:
+    """The requesting player's likely minutes for a puzzle of this predicted time, when their speed is known and the
+    time is one the fit backs (none for an extrapolated one)."""
     speed = player_speed()
-    return speed.minutes(predicted_minutes) if speed is not None else None
+    return speed.minutes(time.minutes) if speed is not None and not time.extrapolated else None
 
 
 @bp.app_template_global()

@@ -14,10 +14,10 @@ from sudoku_engine.grid import Grid, InvalidPuzzle
 
 from ..bank import pool
 from ..db import get_session
-from ..games import boardview, hints, store
+from ..games import boardview, calibration, hints, store
 from ..games.access import StudyPlace, may_play, study_context, study_ended
 from ..games.boardview import CellView
-from ..games.calibration import calibration_in_force, slider_description
+from ..games.calibration import slider_description
 from ..games.hints import GameHint
 from ..games.playstate import COLOURS, ActionRefused, PlayState
 from ..games.store import Action, Difficulty, Outcome
@@ -188,17 +188,19 @@ class GamePage:
 
 def page_context(session: Session, current: Game) -> GamePage:
     """The game page's parts for the game as it is now."""
+    study = study_context(current)
+    hidden = study is not None and not study.shows_rating  # a participant sees no rating unless the study allows it
     return GamePage(
         game=current,
         board=boardview.board(current),
-        rating=store.difficulty_of(current, calibration_in_force(session)[:2]),
+        rating=None if hidden else store.game_difficulty(session, current, calibration.in_force(session)),
         hint=hints.current(current),
         state=store.state_of(current),
         elapsed=store.active_seconds(current),
         hints_by_rung=store.hints_by_rung(session, current) if current.completed_at else None,
         settings={key: store.setting(current, key) for key in store.PLAY_DEFAULTS},
         time_up=store.time_is_up(current),
-        study=study_context(current),
+        study=study,
     )
 
 
@@ -306,4 +308,7 @@ def techniques(game_id: str) -> ResponseReturnValue:
     current = load_game(game_id)
     if current.completed_at is None:
         abort(409, description="The techniques are shown once the puzzle is solved.")
+    study = study_context(current)
+    if study is not None and not study.shows_rating:
+        abort(403, description="This study does not show its puzzles' ratings.")
     return render_template("play/_techniques.html", techniques=store.techniques_needed(current))

@@ -2,7 +2,7 @@
 
 This module holds the ``research`` blueprint, its login and the ``flask user`` and ``flask study`` commands;
 ``views`` adds the pages, over the services ``exports``, ``report`` (its statistics in ``analysis``) and
-``report_cache``."""
+``report_cache``; ``time_fits`` the time model's page and the ``flask calibration`` commands."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.cli.add_command(user_cli)
     app.cli.add_command(study_cli)
+    app.cli.add_command(time_fits.calibration_cli)
 
 
 def load_user(user_id: str) -> User | None:
@@ -119,4 +120,4 @@ def report_command(study_id: int) -> None:
         )
 
 
-from . import manage, participants, team, views  # noqa: E402, F401  (views register their routes on bp)
+from . import manage, participants, team, time_fits, views  # noqa: E402, F401  (views register their routes on bp)

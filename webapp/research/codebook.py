@@ -111,7 +111,8 @@ JSON_KEYS = {
     "settings": (
         "object",
         "",
-        "the board settings (hint_rungs, autofill, checking, time_limit_s, breaks, redirect_url, abandon_minutes)",
+        "the board settings (hint_rungs, autofill, checking, time_limit_s, breaks, redirect_url, abandon_minutes, "
+        "show_rating, calibrate)",
     ),
     "consent_text": ("text, Markdown", "", "the consent text as written"),
     "instructions": ("text", "", "the instructions as written"),

@@ -45,7 +45,10 @@ def form_of(study: Study) -> dict[str, Any]:
         "instructions": study.instructions,
         "order_scheme": study.order_scheme,
         "hint_rungs": str(settings.get("hint_rungs", 4)),
-        **{key: "on" if settings.get(key) else "off" for key in ("autofill", "checking", "breaks")},
+        **{
+            key: "on" if settings.get(key) else "off"
+            for key in ("autofill", "checking", "breaks", "show_rating", "calibrate")
+        },
         "time_limit_minutes": str(int(limit) // 60) if limit else "",
         "abandon_minutes": str(settings.get("abandon_minutes") or 60),
         "redirect_url": settings.get("redirect_url") or "",

@@ -5,9 +5,9 @@ puzzle: completions, mean log time with a bootstrap interval, median minutes. Fo
 minutes, the seed measures, se_like, hodoku_like, givens): Spearman and Pearson against mean log time with
 bootstrap intervals, strongest first. The two-way model log t = b_puzzle - theta_participant (``analysis``),
 with b against D. Seed 000's Table II layout (participants x puzzles, minutes, averages). Scatter plots as SVG
-when matplotlib (the ``analysis`` extra) is installed. The slider's time calibration can be refitted from the
-study: ln(minutes) = a + b (c + e D), with c and e of ``sudoku_engine.difficulty`` kept and a, b fitted to the
-puzzles' mean log minutes.
+when matplotlib (the ``analysis`` extra) is installed. The time model can be refitted from the study:
+ln(minutes) = a + b ln(prior minutes), a and b fitted to the puzzles' mean log minutes, put in force as a version of
+the time model (``webapp.games.calibration``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from sudoku_engine.grid import parse_values
 from sudoku_engine.rating import rate
 
+from ..bank.pool import prior_of
 from ..games.calibration import put_in_force
 from ..models import Calibration, Game, Participant, Study, StudyPuzzle
 from . import analysis
@@ -256,12 +257,13 @@ def _value(row: PuzzleRow, key: str) -> float | None:
     return row.mean_log.value if row.mean_log is not None else None
 
 
-def puzzle_effort(puzzle: StudyPuzzle) -> float:
-    """The effort of a study puzzle: from its rating record, else rated again (records before the time model)."""
-    effort = (puzzle.rating or {}).get("effort")
-    if isinstance(effort, (int, float)):
-        return float(effort)
-    return rate(parse_values(puzzle.puzzle), measures=False).effort
+def puzzle_prior(puzzle: StudyPuzzle) -> float:
+    """The prior minutes of a study puzzle: from its rating record, else rated again (records before the time
+    model fitted to people)."""
+    prior = prior_of(puzzle.rating)
+    if prior is not None:
+        return prior
+    return rate(parse_values(puzzle.puzzle), measures=False).predicted_minutes
 
 
 def mean_log_seconds(session: Session, study: Study) -> dict[int, float]:
@@ -293,7 +295,7 @@ def missing(report: Report) -> list[str]:
     return found
 
 
-REFIT_NEEDS = "The refit needs completed puzzles of at least two different efforts."
+REFIT_NEEDS = "The refit needs completed puzzles of at least two different predicted times."
 
 
 def refit_problem(session: Session, study: Study) -> str | None:
@@ -301,24 +303,23 @@ def refit_problem(session: Session, study: Study) -> str | None:
     from the stored rating records, never by rating a puzzle again inside the request)."""
     by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
     solved = [by_position[p] for p in mean_log_seconds(session, study) if p in by_position]
-    recorded = [(puzzle.rating or {}).get("effort") for puzzle in solved]
-    if any(not isinstance(effort, (int, float)) for effort in recorded):
+    recorded = [prior_of(puzzle.rating) for puzzle in solved]
+    if any(prior is None for prior in recorded):
         return None if len(solved) >= 2 else REFIT_NEEDS  # an old record: the refit itself rates it
-    return None if len({_effort_x(float(effort)) for effort in recorded}) >= 2 else REFIT_NEEDS  # type: ignore[arg-type]
+    return None if len({_prior_x(prior) for prior in recorded if prior is not None}) >= 2 else REFIT_NEEDS
 
 
-def _effort_x(effort: float) -> float:
-    """The refit's x for an effort: its log (efforts under 1 count as 1)."""
-    return math.log(max(effort, 1.0))
+def _prior_x(prior: float) -> float:
+    """The refit's x for a prior: its log (rounded, so that equal priors count once)."""
+    return round(math.log(max(prior, 1e-3)), 9)
 
 
 def refit_calibration(session: Session, study: Study) -> Calibration:
-    """Fit the time model, ln(minutes) = ln(scale) + exponent ln(effort), to the study's mean log minutes and put
-    it in force."""
+    """Fit ln(minutes) = intercept + slope ln(prior minutes) to the study's mean log minutes and put it in force."""
     by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
     means = mean_log_seconds(session, study)
     points = [
-        (_effort_x(puzzle_effort(by_position[position])), mean - math.log(60))
+        (_prior_x(puzzle_prior(by_position[position])), mean - math.log(60))
         for position, mean in sorted(means.items())
         if position in by_position
     ]

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..db import get_session
-from ..games.calibration import calibration_in_force
+from ..games import calibration
 from ..models import Game, Participant, Study, User
 from ..study import lifecycle, preparing, questions, rights, studies
 from . import bp, codebook, exports, login_required, report, report_cache
@@ -150,6 +150,8 @@ def settings_of_form() -> dict[str, Any]:
         "autofill": form.get("autofill") == "on",
         "checking": form.get("checking") == "on",
         "breaks": form.get("breaks") == "on",
+        "show_rating": form.get("show_rating") == "on",
+        "calibrate": form.get("calibrate") == "on",
     }
     settings["hint_rungs"] = bounded_int(form.get("hint_rungs") or "4", "Hints up to rung", 0, 4)
     limit = (form.get("time_limit_minutes") or "").strip()
@@ -297,7 +299,7 @@ def report_page(found: Study, refit_error: str | None = None, status: int = 200)
         missing=report.missing(shown) if shown is not None else [],
         refit_problem=refit_error or report.refit_problem(session, found),
         withdrawals=rights.withdrawals(session, found),
-        calibration=calibration_in_force(session),
+        calibration=calibration.in_force(session),
     )
     return page, status
 
@@ -323,6 +325,6 @@ def calibrate(study_id: int) -> ResponseReturnValue:
         fitted = report.refit_calibration(get_session(), found)
     except ValueError as error:
         return report_page(found, str(error), 409)  # the report page, saying why, with its way back
-    formula = f"ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} x"
+    formula = f"ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} ln(prior minutes)"
     flash(f"Calibration {fitted.id} is in force: {formula}.", "report")
     return redirect(url_for("research.study_report", study_id=found.id), 303)

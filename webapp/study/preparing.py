@@ -166,9 +166,9 @@ def pick_for(app: Flask, sessions: sessionmaker[Session], target: Target, passed
 
 def unused_near(session: Session, target: float, tolerance: float, passed: set[int]) -> BankPuzzle | None:
     """The unused bank row nearest the target within tolerance, passing over ``passed`` (read, not claimed)."""
-    for bank_id, d in pool.nearest_unused(session, target, NEAREST + len(passed)):
-        if abs(d - target) <= tolerance and bank_id not in passed:
-            return session.get(BankPuzzle, bank_id)
+    for row in pool.nearest_unused(session, target, NEAREST + len(passed)):
+        if abs(row.d - target) <= tolerance and row.id not in passed:
+            return session.get(BankPuzzle, row.id)
     return None
 
 

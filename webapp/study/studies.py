@@ -33,11 +33,15 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from sudoku_engine import difficulty
 from sudoku_engine.grid import Grid, InvalidPuzzle
 from sudoku_engine.rating import rate
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import solve_count
+from sudoku_engine.time_model import TimeEstimate
 
+from ..bank import pool
+from ..games import calibration
 from ..games.store import PLAY_DEFAULTS, time_is_up
 from ..models import Game, Participant, Study, StudyPuzzle, User, utcnow
 
@@ -49,6 +53,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "redirect_url": None,
     "breaks": True,
     "abandon_minutes": 60,
+    "show_rating": False,  # participants see a solved puzzle's rating (never before the perceived-difficulty question)
+    "calibrate": False,  # the participants' games teach the app's time model (the consent must say so)
 }
 MAX_PUZZLES = 40
 RATING_TIMEOUT_S = 10.0
@@ -388,6 +394,7 @@ def current_game(session: Session, study: Study, participant: Participant) -> Ga
         puzzle=puzzle.puzzle,
         solution=puzzle.solution,
         d=puzzle.d,
+        prior_minutes=pool.prior_of(puzzle.rating),
         source="study",
         participant_id=participant.id,
         study_puzzle_id=puzzle.id,
@@ -438,6 +445,37 @@ def advance(session: Session, study: Study, participant: Participant) -> None:
         participant.state = "done"
         participant.finished_at = participant.last_seen_at
     session.commit()
+
+
+@dataclass(frozen=True)
+class SolvedRating:
+    """A puzzle of a participant's order as the end of a study shows it when the study shows ratings."""
+
+    number: int
+    d: float
+    label: str
+    time: TimeEstimate
+    solve_seconds: float | None
+
+
+def solved_ratings(session: Session, study: Study, participant: Participant) -> list[SolvedRating]:
+    """The ratings of the participant's puzzles, in their order, for the end page (none unless the study shows
+    them: ``show_rating``)."""
+    if not study.settings.get("show_rating"):
+        return []
+    model = calibration.in_force(session)
+    by_position = {puzzle.position: puzzle for puzzle in study.puzzles}
+    games = {g.study_puzzle_id: g for g in session.scalars(select(Game).where(Game.participant_id == participant.id))}
+    rows = []
+    for number, position in enumerate(participant.order, start=1):
+        puzzle = by_position.get(position)
+        if puzzle is None or puzzle.d is None:
+            continue
+        game = games.get(puzzle.id)
+        shown = calibration.expected(model, pool.prior_of(puzzle.rating), puzzle.d)
+        solved = game.solve_seconds if game is not None and game.completed_at is not None else None
+        rows.append(SolvedRating(number, puzzle.d, difficulty.zone(puzzle.d), shown.time, solved))
+    return rows
 
 
 def is_web_address(url: str) -> bool:

@@ -128,7 +128,10 @@ def step(public_id: str) -> ResponseReturnValue:
     previewing = study.phase == studies.PREVIEW  # the owner's preview ends on its own page, with the way back
     if participant.state == "done" and redirect_url and studies.is_web_address(redirect_url) and not previewing:
         return redirect(redirect_url, 303)
-    return render_template(templates.get(participant.state, "study/done.html"), study=study, participant=participant)
+    shown = studies.solved_ratings(get_session(), study, participant) if participant.state == "done" else []
+    return render_template(
+        templates.get(participant.state, "study/done.html"), study=study, participant=participant, ratings=shown
+    )
 
 
 @bp.post("/<public_id>/consent")
