@@ -142,7 +142,7 @@ def take_lease(session: Session, name: str, holder: str, seconds: float) -> bool
     now = utcnow()
     until = now + timedelta(seconds=seconds)
     taken = session.execute(
-        update(Lease).where(Lease.name == name, Lease.until < now).values(holder=holder, until=until)
+        update(Lease).where(Lease.name == name, Lease.until <= now).values(holder=holder, until=until)
     )
     session.commit()
     if getattr(taken, "rowcount", 0) == 1:

@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 
 from sudoku_engine.generate import warm_up
 from webapp import db, jobs
+from webapp.bank import pool, seed
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -90,6 +91,15 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, 
     """The live server that loads only the vendored htmx, and its app."""
     with serving(tmp_path_factory.mktemp("live") / "instance", "vendor") as served:
         yield served
+
+
+@pytest.fixture(scope="session")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]]:
+    """A live server whose bank holds the shipped seed set (the hardest known puzzles), as after ``make run``."""
+    with serving(tmp_path_factory.mktemp("seeded") / "instance", "vendor") as (app, url):
+        with db.sessions_of(app)() as session:
+            pool.add(session, seed.read_seed(seed.SEED_FILE))
+        yield app, url
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ Pure numpy on plain arrays: ``webapp.games.learning`` reads the games and stores
   time it had taken): in each round it counts as its expected value above c under the current fit (the EM step
   of a censored normal model), never as a finish and never dropped.
 - Residuals beyond HUBER x sigma weigh HUBER x sigma / |r| (Huber's weights), so an absurd time moves a puzzle or a
-  player by a bounded amount.
+  player by a bounded amount: a puzzle at most about HUBER x TAU_PUZZLE^2 / sigma per such game.
 
 The rounds update theta, b, s and sigma in turn (an ECM fit) until nothing moves by more than TOLERANCE.
 """
@@ -29,7 +29,7 @@ Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 
-TAU_PUZZLE = 0.4  # how far a puzzle's time may stray from its zone-scaled prior (log units)
+TAU_PUZZLE = 0.25  # how far a puzzle's time strays from its zone-scaled prior (log units: the prior's own error)
 TAU_PLAYER = 0.6  # the players' spread of speed (log units)
 TAU_ZONE = 1.0  # how far a zone's scale may stray from the prior
 SIGMA_START = 0.5
@@ -76,7 +76,8 @@ def normal_tail_mean(alpha: Floats) -> Floats:
     tail = 0.5 * np.vectorize(math.erfc)(alpha / math.sqrt(2.0))
     density = np.exp(-0.5 * alpha * alpha) / math.sqrt(2.0 * math.pi)
     ratio = np.divide(density, tail, out=np.zeros_like(alpha), where=tail > 1e-300)
-    return np.where(tail > 1e-12, ratio, alpha + 1.0 / np.maximum(alpha, 1e-9))
+    far = np.maximum(alpha, 1.0)
+    return np.where(tail > 1e-300, ratio, far + 1.0 / far - 2.0 / far**3)  # the asymptotic series past underflow
 
 
 def filled(obs: Observations, mean: Floats, sigma: float) -> Floats:
