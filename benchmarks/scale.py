@@ -3,7 +3,7 @@
 Prints, in one run:
 
 1. Time model: the minutes the slider page predicts at every 5 units (``slider.describe``), whether they never fall,
-   slider 95 against slider 5 (target at least 8x), the Easy zone's range (target 5 to 20 minutes); and on a sample
+   slider 95 against slider 5, the Easy zone's range (against people's times: ``human_times.py``); and on a sample
    of ``sudokuexchange_graded_even.tsv`` our predicted minutes beside pencilmark's ``time`` (its predicted minutes
    for an average player): the range of each per zone, and Spearman between the two.
 2. Easy puzzles: the givens of puzzles generated for slider 0-19 (target: at most 40 each, median 30-38).
@@ -125,9 +125,9 @@ def time_model(options: argparse.Namespace) -> None:
     monotone = all(a <= b for a, b in zip(minutes, minutes[1:]))
     print("  slider -> predicted minutes: " + ", ".join(f"{s}: {minutes[s]:.1f}" for s in range(0, 101, 5)))
     print(
-        f"  never falls along the slider: {monotone}; slider 95 / slider 5 = {minutes[95] / minutes[5]:.1f}x "
-        f"(target >= 8x); Easy zone (slider 0-19) {min(minutes[:20]):.1f} to {max(minutes[:20]):.1f} min "
-        "(target 5 to 20)"
+        f"  never falls along the slider: {monotone}; slider 95 / slider 5 = {minutes[95] / minutes[5]:.1f}x; "
+        f"Easy zone (slider 0-19) {min(minutes[:20]):.1f} to {max(minutes[:20]):.1f} min (against people's "
+        "times: benchmarks/human_times.py)"
     )
     rows = read_tsv("sudokuexchange_graded_even.tsv")
     random.Random(16).shuffle(rows)

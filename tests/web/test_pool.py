@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ from sudoku_engine.generate import Targeted, generate_puzzle
 from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical, canonical_isomorph, random_isomorph
 from sudoku_engine.rating import rate
-from sudoku_engine.slider import target_for_slider
+from sudoku_engine.slider import describe, target_for_slider
 from sudoku_engine.solver import count_solutions, solve
 from webapp import config as app_config
 from webapp import db
@@ -82,6 +83,29 @@ def test_draw_takes_nearest_unused_within_tolerance_and_marks_it_used(
     assert drawn == [ids[1], ids[2], None]
     assert [row(app, i).used for i in ids] == [False, True, True, False]
     assert row(app, ids[1]).served_at is not None and row(app, ids[0]).served_at is None
+
+
+def test_new_puzzle_serves_the_row_nearest_the_slider_s_minutes_and_its_page_says_them(
+    app: Flask, client: FlaskClient, csrf_headers: dict[str, str], records: list[pool.BankRecord]
+) -> None:
+    """Of the unused rows within tolerance of the target D, New puzzle takes the one whose prior minutes are nearest
+    the typical minutes the slider showed, even when another is nearer in D; the game page then says the slider's
+    words."""
+    slider = 40.0
+    target, promised = target_for_slider(slider), describe(slider).predicted_minutes
+    ds = [target, target + 0.05, target - 0.1]
+    minutes = [promised * 3, promised * 1.02, promised / 4]  # the nearest in D is far in minutes
+    rows = [
+        {**record, "predicted_minutes": m, "rating": {**record["rating"], "predicted_minutes": round(m, 1)}}
+        for record, m in zip(records, minutes, strict=False)
+    ]
+    ids = bank(app, rows, ds)  # type: ignore[arg-type]
+    response = client.post("/new", data={"slider": str(slider)}, headers=form_post(csrf_headers))
+    game = game_of(app, response.headers["Location"])
+    assert game.bank_id == ids[1] and game.prior_minutes == pytest.approx(promised * 1.02)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    said = re.search(r'<span class="minutes">([^<]+)</span>', page)
+    assert said is not None and said.group(1) == describe(slider).time.words
 
 
 def test_served_isomorph_is_the_bank_puzzle_transformed_with_its_solution(
