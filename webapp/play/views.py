@@ -186,14 +186,15 @@ class GamePage:
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
-def page_context(session: Session, current: Game) -> GamePage:
-    """The game page's parts for the game as it is now."""
+def page_context(session: Session, current: Game, rated: bool = True) -> GamePage:
+    """The game page's parts for the game as it is now (its rating only when ``rated``: an action's answer needs it
+    only when the action solved the puzzle)."""
     study = study_context(current)
-    hidden = study is not None and not study.shows_rating  # a participant sees no rating unless the study allows it
+    rated = rated and (study is None or study.shows_rating)  # a participant sees none unless the study allows it
     return GamePage(
         game=current,
         board=boardview.board(current),
-        rating=None if hidden else store.game_difficulty(session, current, calibration.in_force(session)),
+        rating=store.game_difficulty(session, current, calibration.in_force(session)) if rated else None,
         hint=hints.current(current),
         state=store.state_of(current),
         elapsed=store.active_seconds(current),
@@ -221,7 +222,7 @@ def board_action(current: Game, run: Run) -> ResponseReturnValue:
         abort(503, description=str(error))
     if not is_htmx():
         return redirect(url_for("play.game", game_id=current.id), 303)
-    page = page_context(session, current)
+    page = page_context(session, current, rated=outcome.solved)
     cells = boardview.changed(before, page.board)
     return render_template("play/_update.html", cells=cells, outcome=outcome, **page.context())
 
