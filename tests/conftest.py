@@ -18,7 +18,7 @@ from corpus_data import corpus_file, read_puzzles
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from services import postgres_url
-from web_support import DATABASES, PostgresDatabases, app_on, csrf_header_of
+from web_support import DATABASES, Clock, PostgresDatabases, app_on, csrf_header_of
 
 from sudoku_engine.generate import Generated, generate_puzzle
 
@@ -101,3 +101,13 @@ def runner(app: Flask) -> FlaskCliRunner:
 def csrf_headers(client: FlaskClient) -> dict[str, str]:
     """The headers htmx sends: the page's CSRF token and HX-Request."""
     return {**csrf_header_of(client), "HX-Request": "true"}
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """A simulated clock in place of the server's: it moves only when a test advances it."""
+    from webapp import models
+
+    simulated = Clock()
+    monkeypatch.setattr(models, "clock", simulated)
+    return simulated

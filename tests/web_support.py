@@ -8,6 +8,7 @@ import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,17 @@ def csrf_token_of(page: str) -> str:
 def csrf_header_of(client: FlaskClient) -> dict[str, str]:
     """The CSRF header a post needs, with the token of the client's start page."""
     return {"X-CSRFToken": csrf_token_of(client.get("/").get_data(as_text=True))}
+
+
+class Clock:
+    """A server clock that only moves when told to."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward."""
+        self.now += timedelta(seconds=seconds)

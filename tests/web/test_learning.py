@@ -14,14 +14,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 from test_play_routes import open_game, show_game
-from test_player_history import Clock
-from web_support import csrf_token_of
+from web_support import Clock, csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name, format_values
 from sudoku_engine.isomorph import canonical
 from sudoku_engine.rating import rate
-from webapp import db, jobs, models
+from webapp import db, jobs
 from webapp.bank import pool
 from webapp.games import calibration, learning, timefit
 from webapp.models import Calibration, PuzzleTime
@@ -31,22 +30,19 @@ PLAYERS, PUZZLES = 30, 20
 MADE = [generate_puzzle(seed=9100 + k, givens=36) for k in range(PUZZLES)]
 
 
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """The simulated clock in place of the server's."""
-    simulated = Clock()
-    monkeypatch.setattr(models, "clock", simulated)
-    return simulated
-
-
-@pytest.fixture
-def app(make_app: Callable[..., Flask]) -> Flask:
+def banked_app(make_app: Callable[..., Flask]) -> Flask:
     """A test app whose rate limits let every simulated player through, its puzzles in the bank (served already)."""
     made = make_app(RATELIMIT_ENABLED=False)
     with db.sessions_of(made)() as session:
         records = [pool.record_of(m.puzzle.values, m.solution.values, rate(m.puzzle.values), "import") for m in MADE]
         pool.add(session, records, used=True)
     return made
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """The banked test app."""
+    return banked_app(make_app)
 
 
 def by_digit(puzzle: str, solution: str) -> list[tuple[str, str]]:

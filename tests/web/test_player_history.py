@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
 
 import pytest
 from flask import Flask
@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from test_play_routes import blanks, game_row, open_game, show_game
 from test_studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
-from web_support import csrf_token_of
+from web_support import Clock, csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
@@ -28,28 +28,6 @@ from webapp.games.calibration import TimeModel
 COOKIE = "sudoku_player"
 # Easy puzzles with many givens (few entries per solve), each with its solution.
 PUZZLES = [generate_puzzle(seed=seed, givens=52) for seed in (7101, 7102, 7103, 7104, 7105)]
-
-
-class Clock:
-    """A server clock that only moves when told to."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        """Move the clock forward."""
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
-    """The simulated clock in place of the server's."""
-    simulated = Clock()
-    monkeypatch.setattr(models, "clock", simulated)
-    yield simulated
 
 
 @pytest.fixture

@@ -10,34 +10,21 @@ import pytest
 from flask import Flask
 from job_support import wait_for
 from sqlalchemy import select
-from test_learning import MADE, play
-from test_player_history import Clock
+from test_learning import banked_app, play
 from test_team import ADMIN, RESEARCHER, account, logged_in, post
+from web_support import Clock
 
-from sudoku_engine.rating import rate
-from webapp import db, jobs, models
-from webapp.bank import pool
+from webapp import db, jobs
 from webapp.games import calibration, learning
 from webapp.models import Calibration
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """The simulated clock in place of the server's."""
-    simulated = Clock()
-    monkeypatch.setattr(models, "clock", simulated)
-    return simulated
-
-
-@pytest.fixture
 def app(make_app: Callable[..., Flask]) -> Flask:
-    """A test app with an administrator and a researcher, its puzzles in the bank, rate limits off."""
-    made = make_app(RATELIMIT_ENABLED=False)
+    """The banked test app of test_learning, with an administrator and a researcher."""
+    made = banked_app(make_app)
     account(made, ADMIN, admin=True)
     account(made, RESEARCHER)
-    with db.sessions_of(made)() as session:
-        records = [pool.record_of(m.puzzle.values, m.solution.values, rate(m.puzzle.values), "import") for m in MADE]
-        pool.add(session, records, used=True)
     return made
 
 
