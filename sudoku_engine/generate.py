@@ -76,17 +76,26 @@ def warm_up() -> str:
     return name
 
 
-# one of the hardest puzzles of the bank's seed set: its rating reaches the contradiction nets
-_NETS_PUZZLE = "1.9.8..4....3...8..7....5....8..52...3....6.97..9........4.7...92.......6...1...."
+# Project Euler's first easy puzzle: any position serves to run the contradiction nets' kernel once.
+_WARM_PUZZLE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 
 def warm_every_kernel() -> str:
-    """Load or compile every kernel: ``warm_up``'s, the contradiction nets (by rating one of the hardest puzzles) and
-    the generator's digging, so that a deployment's first requests or a test run's workers find them in numba's
-    on-disk cache; returns the solver backend's name."""
+    """Load or compile every kernel: ``warm_up``'s, the contradiction nets (at both nesting levels), targeted
+    generation's (singles, placements, uniqueness) and the generator's digging, so that a deployment's first
+    requests or a test run's workers find them in numba's on-disk cache; returns the solver backend's name.
+    ``tests/test_warm.py`` checks, in a fresh cache folder, that no kernel of the package is left uncompiled."""
+    from .techniques import nets
+
     name = warm_up()
-    rate(_NETS_PUZZLE)
-    generate_puzzle(seed=1)
+    board = Board.from_grid(Grid.parse(_WARM_PUZZLE))
+    for level in (1, 2):
+        nets.net_sizes(board, level)
+    generate(2.0, DEFAULT_TOLERANCE, seed=1, budget_s=0.5)
+    made = generate_puzzle(seed=1)
+    given = next(cell for cell, value in enumerate(made.puzzle.values) if value)
+    stays_unique(made.puzzle.values, made.solution.values, [given])  # the hill climb's move check
+    rate(_WARM_PUZZLE)
     return name
 
 

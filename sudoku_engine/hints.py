@@ -12,9 +12,11 @@ first found on a tie. The hint is revealed in four rungs: 1 the technique, 2 the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from . import deadline
 from .board import Board, Step
 from .grid import (
     UNITS_OF,
@@ -27,7 +29,7 @@ from .grid import (
     unit_name,
 )
 from .solver import PuzzleLike, as_values, solve_count
-from .techniques import BY_ID, CATALOGUE, step_se
+from .techniques import BY_ID, CATALOGUE, Technique, step_se
 from .techniques.common import digit_list, names, plural
 from .techniques.singles import single_cells
 
@@ -104,14 +106,26 @@ def unlocks(board: Board, step: Step) -> int:
     return len(step.placements) + len(single_cells(after))
 
 
+class StepTooLong(deadline.TimeUp):
+    """The easiest step was not found within the time limit: every technique before ``reached`` was tried."""
+
+    def __init__(self, reached: Technique) -> None:
+        super().__init__(f"no step found before {reached.name} within the time limit")
+        self.reached = reached
+
+
 def easiest_step(board: Board) -> Step | None:
     """The easiest applicable step (lowest rating, then catalogue order); among the equally rated applications
-    of its technique, the one that unlocks the most."""
+    of its technique, the one that unlocks the most. StepTooLong when a time limit (``deadline``) passes first."""
     best: list[Step] = []
     for entry in CATALOGUE:
         if best and entry.se_rating >= step_se(best[0]):
             break
-        steps = [step for step in entry.find(board) if step.is_progress]
+        try:
+            deadline.check()
+            steps = [step for step in entry.find(board) if step.is_progress]
+        except deadline.TimeUp:
+            raise StepTooLong(entry) from None
         if steps:
             lowest = min(step_se(step) for step in steps)
             if not best or lowest < step_se(best[0]):
@@ -160,8 +174,33 @@ def _board_with_marks(position: tuple[int, ...], givens: tuple[int, ...], marks:
     return board
 
 
-def hint(puzzle: PuzzleLike, position: PuzzleLike | None = None, marks: Mapping[Cell, int] | None = None) -> Hint:
-    """The hint for a position of a puzzle; ``marks`` maps cells to the player's pencil-mark masks."""
+def _reveal_hint(board: Board, truth: tuple[int, ...], reached: Technique) -> tuple[tuple[str, ...], Step]:
+    """Rungs and step that reveal one digit, when the easiest step takes too long to find: the solution's digit of
+    the empty cell with the fewest candidates (the first such cell)."""
+    cell = min((c for c in range(81) if not board.values[c]), key=lambda c: (board.cands[c].bit_count(), c))
+    digit = truth[cell]
+    text = f"{cell_name(cell)} is {digit}: placing it is the help this hint can give."
+    rungs = (
+        f"No simple step is left here: the next one is a {reached.name} or harder, which takes too long to work "
+        "out, so this hint reveals a digit.",
+        f"Look at {unit_name(UNITS_OF[cell][2])}.",
+        f"Focus on {cell_name(cell)}.",
+        text,
+    )
+    return rungs, Step("reveal_digit", placements=((cell, digit),), cells=(cell,), text=text)
+
+
+def hint(
+    puzzle: PuzzleLike,
+    position: PuzzleLike | None = None,
+    marks: Mapping[Cell, int] | None = None,
+    *,
+    budget_s: float | None = None,
+) -> Hint:
+    """The hint for a position of a puzzle; ``marks`` maps cells to the player's pencil-mark masks. With
+    ``budget_s`` the search for the easiest step stops at that many seconds, and the hint reveals a digit instead
+    (technique ``reveal_digit``), saying which technique it had reached."""
+    started = time.perf_counter()
     givens = as_values(puzzle)
     current = _position_values(position) if position is not None else givens
     _check_position(givens, current)
@@ -181,7 +220,12 @@ def hint(puzzle: PuzzleLike, position: PuzzleLike | None = None, marks: Mapping[
     lacking = [c for c, m in sorted((marks or {}).items()) if not current[c] and not m & bit(truth[c])]
     if lacking:
         return made("missing_candidate", *_missing_mark_hint(lacking[0], truth[lacking[0]]))
-    step = easiest_step(_board_with_marks(current, givens, marks))
+    board = _board_with_marks(current, givens, marks)
+    try:
+        with deadline.until(None if budget_s is None else started + budget_s):
+            step = easiest_step(board)
+    except StepTooLong as late:
+        return made("reveal_digit", *_reveal_hint(board, truth, late.reached))
     if step is None:
         raise RuntimeError("no technique applies, yet the catalogue ends with bifurcation")
     return made(step.technique, ladder(step), step)

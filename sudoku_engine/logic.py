@@ -10,10 +10,11 @@ can do.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from . import deadline
 from .board import Board, Step
 from .grid import Grid
 from .solver import close_singles
@@ -78,6 +79,7 @@ def next_step(
     for tech in techniques:
         if best is not None and tech.se_rating >= best_rating:
             break
+        deadline.check()
         if rng is not None:
             found = [step for step in tech.find(board) if step.is_progress]
             if found:
@@ -104,19 +106,19 @@ def solve(
 ) -> Trace:
     """Solve by logic, easiest step first; the trace ends solved, or stuck when ``allow`` is too narrow.
 
-    ``deadline`` (a ``time.perf_counter()`` value) stops the solve after the step that passes it.
+    ``deadline`` (a ``time.perf_counter()`` value) stops the solve at it, inside a step's search if need be (the
+    board is left as the last whole step made it).
     """
     board = position.copy() if isinstance(position, Board) else Board.from_grid(position)
     trace = Trace(puzzle=board.grid())
     techniques = _techniques(allow)
-    while not board.is_solved and len(trace.steps) < max_steps:
-        step = next_step(board, techniques, rng)
-        if step is None:
-            break
-        board.apply(step)
-        trace.steps.append(step)
-        if deadline is not None and time.perf_counter() > deadline:
-            break
+    with limit(deadline):
+        while not board.is_solved and len(trace.steps) < max_steps:
+            step = next_step(board, techniques, rng)
+            if step is None:
+                break
+            board.apply(step)
+            trace.steps.append(step)
     trace.final = board
     return trace
 
@@ -234,21 +236,35 @@ def technique_trace(position: Grid, *, deadline: float | None = None) -> TakenTr
         return _replayed(board, solve(board, deadline=deadline))
     head, later = segments[0][1], segments[1:]
     traced = TakenTrace([], board, [])
-    while True:
-        status, techniques, opened = compiled.trace(board, head)
-        traced.steps.extend((tech, None) for tech in techniques)
-        traced.options.extend(opened)
-        if status == compiled.SOLVED:
-            break
-        before = options(board)
-        found = _later_step(board, later, lambda b, ts: compiled.trace(b, ts, limit=1)[1])
-        if found is None:
-            break
-        traced.steps.append(found)
-        traced.options.append(before)
-        if deadline is not None and time.perf_counter() > deadline:
-            break
+    with limit(deadline):
+        while True:
+            status, techniques, opened = compiled.trace(board, head)
+            traced.steps.extend((tech, None) for tech in techniques)
+            traced.options.extend(opened)
+            if status == compiled.SOLVED:
+                break
+            before = options(board)
+            found = _later_step(board, later, lambda b, ts: compiled.trace(b, ts, limit=1)[1])
+            if found is None:
+                break
+            traced.steps.append(found)
+            traced.options.append(before)
     return traced
+
+
+@contextmanager
+def limit(at: float | None) -> Iterator[None]:
+    """The block runs under the deadline ``at`` (``deadline.until``); a search it stops ends the block quietly (a
+    trace stopped there is what the steps before it made). Without a deadline of its own nothing is caught: an
+    outer limit's TimeUp goes on to whoever set it."""
+    if at is None:
+        yield
+        return
+    try:
+        with deadline.until(at):
+            yield
+    except deadline.TimeUp:
+        return
 
 
 def _replayed(board: Board, trace: Trace) -> TakenTrace:

@@ -89,6 +89,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("POOL_REFILL_BELOW", "SUDOKU_POOL_REFILL_BELOW", 4, positive_whole_number),
     Setting("POOL_REFILL_UPTO", "SUDOKU_POOL_REFILL_UPTO", 8, positive_whole_number),
     Setting("POOL_REFILL_BUDGET_S", "SUDOKU_POOL_REFILL_BUDGET_S", 3.0, positive_number),
+    Setting("HINT_BUDGET_S", "SUDOKU_HINT_BUDGET_S", 2.0, positive_number),
     Setting("LIMIT_NEW", "SUDOKU_LIMIT_NEW", "30 per minute"),
     Setting("LIMIT_PUZZLE_LINK", "SUDOKU_LIMIT_PUZZLE_LINK", "30 per minute"),
     Setting("LIMIT_HINT", "SUDOKU_LIMIT_HINT", "120 per minute"),

@@ -16,6 +16,8 @@ import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from .. import deadline as limits
+
 # Work caps for rating: a capped measure keeps what it reached and is named in Metrics.capped.
 CALL_COUNT_CAP = 20_000
 FINDLING_CAP = 200_000
@@ -129,5 +131,9 @@ def measure(values: Sequence[int], deadline: float | None = None, names: Collect
         if deadline is not None and time.perf_counter() > deadline:
             found.missing.append(name)
             continue
-        run(values, found)
+        try:
+            with limits.until(deadline):  # a long measure stops inside its search at the deadline
+                run(values, found)
+        except limits.TimeUp:
+            found.missing.append(name)
     return found

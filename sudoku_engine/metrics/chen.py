@@ -56,6 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .. import deadline
 from ..grid import ALL_CANDIDATES, POPCOUNT, UNITS, UNITS_OF, Candidates, Cell, Grid, bit, digits_of
 from ..solver import PuzzleLike, as_values
 
@@ -259,6 +260,7 @@ class _Search:
             if self.inferences >= self.cap:
                 self.capped = True
                 return None
+            deadline.check()
             self.inferences += 1
             child = masks.copy()
             child[cell] = bit(digit)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import deadline
 from ..grid import (
     ALL_CANDIDATES,
     PEERS,
@@ -161,6 +162,8 @@ class _Search:
     def run(self, cap: int) -> bool:
         """Step until solved (True) or until ``cap`` digits have been placed (False)."""
         while self.logic + self.guesses < cap:
+            if (self.logic + self.guesses) % 1024 == 0:
+                deadline.check()
             if self.dead:
                 self.backtrack()
             elif self.singles:

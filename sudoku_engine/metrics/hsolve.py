@@ -105,6 +105,7 @@ from functools import cached_property
 from itertools import combinations
 from math import comb
 
+from .. import deadline
 from ..board import Board, Step
 from ..grid import PEERS, POPCOUNT, UNITS, bit, box_of
 from ..solver import PuzzleLike, as_values
@@ -768,6 +769,7 @@ class _Searches:
             return kept
         if self.work >= self.cap:
             raise _OutOfWork
+        deadline.check()
         self.work += WORK.get(tier, 1)
         steps = valid_applications(board, tier)
         result = (max(possible_applications(board, tier), len(steps)), steps)

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Protocol
 
+from .. import deadline
 from ..grid import ALL_CANDIDATES, UNITS, Grid
 from ..solver import PuzzleLike, as_values, count_solutions, solve
 from ._matching import BITS, bounds_filter, dual_bounds_filter, dual_range_filter, perfect_filter, range_filter
@@ -403,6 +404,8 @@ def _shave(s: State, props: Sequence[Propagator], cap: int, skip: Sequence[int],
                     continue
                 if trials >= cap:
                     return _Shave(s, trials, True)
+                if trials % 64 == 0:
+                    deadline.check()
                 trials += 1
                 trial = _trial(s, c, value, props)
                 if trial is not None:

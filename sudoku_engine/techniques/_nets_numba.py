@@ -440,12 +440,13 @@ def _trial(d, cell, digit, level, root_cm, refs, ws):  # type: ignore[no-untyped
 
 
 @njit(cache=True)
-def smallest(root_cm, root_val, solution, level, sizes, ws):  # type: ignore[no-untyped-def]
-    """Every candidate's trial at ``level`` from the position: its net's size when it breaks, else 0, into
-    ``sizes`` (index cell * 9 + digit - 1). ``solution``: the position's solution, whose digits never break (their
-    trials are skipped)."""
+def smallest(root_cm, root_val, solution, level, sizes, ws, first, last):  # type: ignore[no-untyped-def]
+    """The trial at ``level`` from the position of every candidate of the cells ``first`` to ``last - 1``: its net's
+    size when it breaks, else 0, into ``sizes`` (index cell * 9 + digit - 1). ``solution``: the position's
+    solution, whose digits never break (their trials are skipped). The caller goes through the cells in parts, so
+    that a time limit is checked between them (``deadline``)."""
     refs = np.empty(4 * FACTS, dtype=np.int32)
-    for cell in range(81):
+    for cell in range(first, last):
         for digit in range(1, 10):
             sizes[cell * 9 + digit - 1] = 0
             if root_val[cell] or not root_cm[cell] >> (digit - 1) & 1 or digit == solution[cell]:

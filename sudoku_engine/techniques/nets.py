@@ -36,6 +36,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .. import deadline
 from ..board import Board, Step
 from ..grid import PEERS, UNITS, UNITS_OF, cell_name, digits_of
 from ..solver import backend, solve
@@ -45,6 +46,7 @@ Fact = tuple[int, int, bool]  # (cell, digit, on)
 # A trial's reference to a fact: (True, fact) for one it derived, (False, fact) for one known before it began.
 Ref = tuple[bool, Fact]
 
+KERNEL_CELLS = 9  # cells whose trials one kernel call runs (a time limit is checked between calls)
 _MEETS = [(box, line) for box in range(18, 27) for line in range(18) if set(UNITS[box]) & set(UNITS[line])]
 _BOX_REST = [tuple(c for c in UNITS[b] if c not in UNITS[ln]) for b, ln in _MEETS]
 _LINE_REST = [tuple(c for c in UNITS[ln] if c not in UNITS[b]) for b, ln in _MEETS]
@@ -277,6 +279,7 @@ def net_sizes(board: Board, level: int) -> dict[tuple[int, int], int]:
     for cell, digit in board.candidate_list():
         if digit == solution.values[cell]:
             continue
+        deadline.check()
         trial = Trial(board, board.values[:], board.cands[:])
         if trial.follow(cell, digit, level):
             sizes[(cell, digit)] = trial.closure()[0]
@@ -292,7 +295,11 @@ def _kernel_net_sizes(board: Board, level: int, solution: Sequence[int]) -> dict
     sizes = np.zeros(729, dtype=np.int32)
     cm = np.asarray(board.cands, dtype=np.int32)
     val = np.asarray(board.values, dtype=np.int32)
-    _nets_numba.smallest(cm, val, np.asarray(solution, dtype=np.int32), level, sizes, _nets_numba.workspace())
+    truth = np.asarray(solution, dtype=np.int32)
+    space = _nets_numba.workspace()
+    for first in range(0, 81, KERNEL_CELLS):  # a time limit is checked between parts
+        deadline.check()
+        _nets_numba.smallest(cm, val, truth, level, sizes, space, first, min(first + KERNEL_CELLS, 81))
     return {(int(i) // 9, int(i) % 9 + 1): int(sizes[i]) for i in np.flatnonzero(sizes)}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import fields
 from datetime import timedelta
 
@@ -11,11 +12,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 from test_play_routes import blanks, enter, events_of, game_row, open_game, show_game, spoken
+from web_support import csrf_header_of
 from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import Generated
 from sudoku_engine.grid import bit, cell_name
 from webapp import db
+from webapp.bank import seed
 from webapp.games.hints import GameHint
 from webapp.models import Game
 
@@ -434,3 +437,25 @@ def test_a_selection_of_givens_only_is_refused(
         response = post(client, csrf_headers, game_id, "cells", cells=names, digit="5", mode=mode)
         assert response.status_code == 409 and "givens" in response.get_data(as_text=True)
     assert client.post(f"/g/{game_id}/restart").status_code == 400, "no CSRF token"
+
+
+def test_a_hint_on_the_hardest_seed_puzzle_comes_within_its_budget_and_applies_a_true_digit(
+    make_app: Callable[..., Flask],
+) -> None:
+    """With a hint budget too short for the nested forcing chain it needs, the answer reveals a digit instead (the
+    engine's search stops between two parts of the nets), and Apply places it: never a 500 or a wait past it."""
+    app = make_app(HINT_BUDGET_S=0.05)
+    client = app.test_client()
+    hardest = max(seed.read_seed(seed.SEED_FILE), key=lambda record: record["d"])
+    game_id = open_game(client, hardest["puzzle"])
+    headers = csrf_header_of(client) | {"HX-Request": "true"}
+    show_game(client, game_id)
+    first = post(client, headers, game_id, "hint")
+    assert first.status_code == 200 and "takes too long to work out" in first.get_data(as_text=True)
+    for _rung in range(3):
+        assert post(client, headers, game_id, "hint").status_code == 200
+    stored = game_row(app, game_id).hint
+    assert stored is not None and stored["technique"] == "reveal_digit" and len(stored["placements"]) == 1
+    ((cell, digit),) = stored["placements"]
+    assert post(client, headers, game_id, "hint/apply").status_code == 200
+    assert game_row(app, game_id).entries[cell] == hardest["solution"][cell] == str(digit)

@@ -160,9 +160,10 @@ def current(game: Game) -> GameHint | None:
     return GameHint.from_stored(stored)
 
 
-def _computed(session: Session, game: Game) -> GameHint:
-    """A new hint for the current position (rung 0: nothing revealed yet)."""
-    found = hints.hint(game.puzzle, position(game), hint_marks(session, game))
+def _computed(session: Session, game: Game, budget_s: float | None) -> GameHint:
+    """A new hint for the current position (rung 0: nothing revealed yet); past ``budget_s`` seconds of search the
+    hint reveals a digit instead (``reveal_digit``) and says so."""
+    found = hints.hint(game.puzzle, position(game), hint_marks(session, game), budget_s=budget_s)
     step = found.step
     if step is None or found.technique is None:
         raise ActionRefused("The board is full: there is nothing left to hint at.")
@@ -188,15 +189,22 @@ def _computed(session: Session, game: Game) -> GameHint:
     )
 
 
-def next_rung(session: Session, game: Game, client_ms: float | None = None, key: str | None = None) -> Outcome:
-    """Reveal the next rung of the hint for the current board (a new hint when the board changed)."""
+def next_rung(
+    session: Session,
+    game: Game,
+    client_ms: float | None = None,
+    key: str | None = None,
+    budget_s: float | None = None,
+) -> Outcome:
+    """Reveal the next rung of the hint for the current board (a new hint, searched for at most ``budget_s``
+    seconds, when the board changed)."""
 
     def work(now: datetime) -> Outcome:
         check_open(game, now)
         allowed = int(setting(game, "hint_rungs"))
         if allowed <= 0:
             raise ActionRefused("Hints are off for this puzzle.")
-        hint = current(game) or _computed(session, game)
+        hint = current(game) or _computed(session, game, budget_s)
         if hint.rung >= min(RUNGS, allowed):
             return Outcome(announce="Hint: " + hint.rungs[hint.rung - 1] if hint.rung else "")
         hint = replace(hint, rung=hint.rung + 1)

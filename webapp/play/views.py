@@ -293,8 +293,9 @@ def check(game_id: str) -> ResponseReturnValue:
 
 @bp.post("/g/<game_id>/hint")
 def hint(game_id: str) -> ResponseReturnValue:
-    """Reveal the next rung of the hint."""
-    return board_action(load_game(game_id), hints.next_rung)
+    """Reveal the next rung of the hint (searched for at most ``HINT_BUDGET_S`` seconds; past it, a digit)."""
+    budget = float(current_app.config["HINT_BUDGET_S"])
+    return board_action(load_game(game_id), lambda s, g, ms, key: hints.next_rung(s, g, ms, key, budget))
 
 
 @bp.post("/g/<game_id>/hint/apply")
