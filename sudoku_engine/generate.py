@@ -45,7 +45,7 @@ from functools import cache
 from itertools import compress
 from operator import not_
 
-from . import _search_py, difficulty, logic
+from . import _search_py, deadline, difficulty, logic
 from .board import Board, Step
 from .difficulty import DEFAULT_TOLERANCE as DEFAULT_TOLERANCE  # for D and se_like; callers import it from here
 from .grid import UNITS, Grid
@@ -414,10 +414,13 @@ class _Search:
         self.evaluations = 0
 
     def measure(self, values: tuple[int, ...], solution: Grid) -> Measured:
-        """The measure of a unique puzzle (cached); the best puzzle so far is kept."""
+        """The measure of a unique puzzle (cached); the best puzzle so far is kept. Once there is a best, a measure
+        still running at the search's deadline stops there (``deadline.TimeUp``, which ``generate`` catches)."""
         found = self.cache.get(values)
         if found is None:
-            found = self.cache[values] = self.measure_of(values, self.target, self.tolerance)
+            with deadline.until(self.deadline if self.best is not None else None):
+                found = self.measure_of(values, self.target, self.tolerance)
+            self.cache[values] = found
             self.evaluations += 1
             cost = self.cost(found)
             if self.best is None or cost < self.best[0]:
@@ -585,11 +588,14 @@ def generate(
     rng = random.Random(seed)
     search = _Search(metric, target, tolerance, started + budget_s, max_givens or 81)
     restarts = -1
-    while not search.done or search.best is None:
-        restarts += 1
-        solution = _quick_full_grid(rng)
-        path = [p for p in dig_path(solution, rng, symmetric) if 81 - p.count(0) <= search.max_givens]
-        start = search.nearest_on_path(path, solution)
-        if not search.done:
-            search.climb(start, solution, rng, symmetric, minimal=start == path[-1])
+    try:
+        while not search.done or search.best is None:
+            restarts += 1
+            solution = _quick_full_grid(rng)
+            path = [p for p in dig_path(solution, rng, symmetric) if 81 - p.count(0) <= search.max_givens]
+            start = search.nearest_on_path(path, solution)
+            if not search.done:
+                search.climb(start, solution, rng, symmetric, minimal=start == path[-1])
+    except deadline.TimeUp:
+        pass  # the budget ran out inside a measure: the best found before it is the answer
     return search.result(seed, restarts, started)

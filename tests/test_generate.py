@@ -7,7 +7,7 @@ import random
 import pytest
 from corpus_data import corpus_file, read_puzzles
 
-from sudoku_engine import difficulty, solver
+from sudoku_engine import deadline, difficulty, solver
 from sudoku_engine import generate as generate_module
 from sudoku_engine.generate import (
     MAX_GIVENS,
@@ -355,3 +355,24 @@ def test_a_dig_path_meets_the_target_with_its_fullest_hit():
     chosen = search.nearest_on_path(values, solution)
     assert chosen == values[18]  # 1.8 is the first value within 2.0 +- 0.25; 1.7 is not
     assert search.best is not None and search.best[1] == values[18] and search.hit(search.best[3])
+
+
+def test_a_budget_that_runs_out_inside_a_measure_ends_the_search_with_the_best_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search's deadline is checked inside a measure (a rating's nets, the seed measures): when it passes there,
+    ``generate`` answers at once with the best puzzle measured before, not after the measure would have ended."""
+    module = generate_module
+    real = module.METRICS["D"]
+    calls: list[int] = []
+
+    def measure(values: tuple[int, ...], target: float, tolerance: float) -> module.Measured:
+        if len(calls) == 3:
+            raise deadline.TimeUp("the time limit has passed")
+        calls.append(1)
+        return real(values, target, tolerance)
+
+    monkeypatch.setitem(module.METRICS, "D", measure)
+    made = module.generate(11.5, budget_s=600, seed=5)
+    assert len(calls) == 3 and not made.hit
+    assert made.rating is not None and not made.rating.timeout and made.rating.d == made.value
