@@ -28,6 +28,7 @@ import argparse
 import bisect
 import datetime
 import json
+import textwrap
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -306,6 +307,68 @@ rotation or reflection of the published grid, which the bank serves as a random 
 """
 
 
+MIDDLE_LIST = "sudokuexchange_graded_even.tsv"
+MIDDLE_WHAT = (
+    "the Sudoku Exchange puzzle bank (QQWing-generated, graded with Sukaku Explainer): the corpus's even rows of its "
+    "per-rating files 2.5 ... 9.3"
+)
+MIDDLE_LICENCE = (
+    "copied from `miguellobato84/sudoku-exchange-puzzle-bank` (a fork of `grantm/sudoku-exchange-puzzle-bank`, split "
+    "by rating); licence stated: the public domain dedication of grantm's LICENSE.txt"
+)
+MIDDLE_SLIDERS = (44.0, 66.0)  # where targeted generation lands rarely: D about 4 to 6.5
+MIDDLE_SE = (3.5, 7.0)  # the SE ratings the candidates are taken from
+MIDDLE_SAMPLE = 900  # of them, spread evenly over the list
+
+
+def middle(out: Path, sample: int, near: int, jobs: int, timeout_s: float) -> None:
+    """The middle set (``middle.jsonl``): published puzzles near every slider value of MIDDLE_SLIDERS (each
+    SLIDER_STEP), ``near`` of them within the tolerance of each target where the list has them; SOURCE.md gains its
+    section."""
+    rows = list_puzzles(MIDDLE_LIST)
+    header = (DATA / MIDDLE_LIST).read_text(encoding="utf-8").splitlines()[0].split("\t")
+    grades = [line.split("\t")[header.index("se_rating")] for line in (DATA / MIDDLE_LIST).read_text().splitlines()[1:]]
+    graded = [c for c, g in zip(rows, grades, strict=True) if g and MIDDLE_SE[0] <= float(g) <= MIDDLE_SE[1]]
+    wanted = evenly([c for c in graded if bankable(c)], sample)
+    rated, dropped = rate_all(wanted, jobs, timeout_s, CACHE_DIR / f"middle-{engine_fingerprint()}.jsonl")
+    pool_ = distinct(rated)
+    ds = [item.d for item in pool_]
+    taken: set[int] = set()
+    low, high = MIDDLE_SLIDERS
+    targets = [(low + SLIDER_STEP * k, 0.0) for k in range(int((high - low) / SLIDER_STEP) + 1)]
+    for slider, _ in targets:
+        target = target_for_slider(slider)
+        have = sum(1 for i in taken if abs(ds[i] - target) <= DEFAULT_TOLERANCE)
+        while have < near and (index := nearest_free(ds, taken, target, DEFAULT_TOLERANCE)) is not None:
+            taken.add(index)
+            have += 1
+    kept = [pool_[i] for i in sorted(taken)]
+    out.write_text("".join(seed.seed_line(item.record, item.origin) + "\n" for item in kept), encoding="utf-8")
+    source = out.with_name("SOURCE.md")
+    text = source.read_text(encoding="utf-8").split("\n## The middle set", 1)[0].rstrip("\n")
+    source.write_text(text + "\n\n" + middle_text(kept, datetime.date.today().isoformat()), encoding="utf-8")
+    print(f"rated {len(rated)} ({dropped} left out); kept {len(kept)} in {out}, D {kept[0].d:.2f}-{kept[-1].d:.2f}")
+    for slider, _ in targets:
+        target = target_for_slider(slider)
+        have = sum(1 for item in kept if abs(item.d - target) <= DEFAULT_TOLERANCE)
+        if have < near:
+            print(f"  short: slider {slider:g} (D {target:.2f}) has {have} within {DEFAULT_TOLERANCE} of its target")
+
+
+def middle_text(kept: Sequence[Rated], built: str) -> str:
+    """SOURCE.md's section on the middle set."""
+    low, high = MIDDLE_SLIDERS
+    about = textwrap.fill(
+        f"{len(kept)} published puzzles (D {kept[0].d:.2f} to {kept[-1].d:.2f}) for slider {low:g} to {high:g}, "
+        "where targeted generation lands rarely, so that New puzzle finds a near one there from the first start. "
+        f"Built {built} by `benchmarks/seed_bank.py --middle`, rated with this repository's engine, from "
+        f"`{MIDDLE_LIST}`: {MIDDLE_WHAT}; {MIDDLE_LICENCE}. At most {MAX_GIVENS} givens, stored in canonical form, "
+        "records as above.",
+        116,
+    )
+    return f"## The middle set: `middle.jsonl`\n\n{about}\n"
+
+
 def retime(path: Path, jobs: int, timeout_s: float) -> None:
     """Rate the seed file's puzzles again (a new time model, say) and rewrite each record where it stands; a puzzle
     whose D moved, or that is no longer rated within the timeout, stops the run with nothing written."""
@@ -347,7 +410,15 @@ def main() -> None:
         action="store_true",
         help="rate the puzzles of the seed file again and rewrite their records in place (same puzzles, same order)",
     )
+    parser.add_argument(
+        "--middle",
+        action="store_true",
+        help=f"build the middle set (middle.jsonl beside --out) from {MIDDLE_LIST} instead",
+    )
     args = parser.parse_args()
+    if args.middle:
+        middle(args.out.with_name("middle.jsonl"), MIDDLE_SAMPLE, args.near, args.jobs, args.timeout)
+        return
     if args.retime:
         retime(args.out, args.jobs, args.timeout)
         return
@@ -368,7 +439,10 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(seed.seed_line(item.record, item.origin) + "\n" for item in kept), encoding="utf-8")
     built = datetime.date.today().isoformat()
-    args.out.with_name("SOURCE.md").write_text(source_text(kept, built), encoding="utf-8")
+    source = args.out.with_name("SOURCE.md")
+    kept_middle = source.read_text(encoding="utf-8").split("\n## The middle set", 1)[1:] if source.is_file() else []
+    middle_part = "\n## The middle set" + kept_middle[0] if kept_middle else ""
+    source.write_text(source_text(kept, built).rstrip("\n") + "\n" + middle_part, encoding="utf-8")
     report(rated, dropped, kept, short, args.out)
 
 

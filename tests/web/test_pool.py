@@ -376,9 +376,9 @@ def test_the_bank_refuses_puzzles_over_the_givens_limit() -> None:
     assert pool.try_rate(crowded) == "41 givens: the bank keeps puzzles of at most 40"
 
 
-def test_seed_rows_are_served_again_when_the_unused_ones_run_out(app: Flask, records: list[pool.BankRecord]) -> None:
-    """The top of the slider cannot be generated: a shipped seed row near the target is served again, the one served
-    longest ago first, before anything is generated; rows of other sources are served once."""
+def test_rows_are_served_again_when_the_unused_ones_run_out(app: Flask, records: list[pool.BankRecord]) -> None:
+    """When no unused row is near the target, a row served before is served again as a fresh isomorph (the one served
+    longest ago first; a shipped seed row counts even unused) before anything is generated."""
     seeds = [{**record, "source": pool.SEED_SOURCE} for record in records[:2]]
     with session_of(app) as session:
         assert pool.add(session, [{**seeds[0], "d": 10.0}, {**seeds[1], "d": 10.1}]) == 2
@@ -389,9 +389,44 @@ def test_seed_rows_are_served_again_when_the_unused_ones_run_out(app: Flask, rec
             session.commit()  # as the game that serves it would be
         first, again = served[:3], served[3:]
     ids = {row.puzzle: row.id for row in _rows(app)}
-    seed_ids = {ids[s["puzzle"]] for s in seeds}
-    assert set(first) == seed_ids | {ids[records[2]["puzzle"]]}  # each unused row once, nearest first
-    assert set(again) <= seed_ids and again[0] != again[1]  # then the seeds in turn, the longest unserved first
+    every = {ids[s["puzzle"]] for s in seeds} | {ids[records[2]["puzzle"]]}
+    assert set(first) == every  # each unused row once, nearest first
+    assert again == first  # then all again, the longest unserved first
+
+
+def test_no_player_is_served_a_puzzle_they_played_while_another_is_near(
+    app: Flask, records: list[pool.BankRecord], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recycling leaves out the rows the requesting player's games came from; with every near row played by them,
+    the player gets a puzzle generated on demand, and another player still gets the recycled rows."""
+    generated: list[float] = []
+
+    def fresh(session: object, target: float, tolerance: float, budget_s: float) -> pool.Served:
+        generated.append(target)
+        return pool.Served(puzzle=records[5]["puzzle"], solution=records[5]["solution"], d=target, seed=1, bank_id=None)
+
+    monkeypatch.setattr(pool, "_serve_generated", fresh)
+    bank(app, records[:3], [3.0, 3.05, 3.1])
+    with session_of(app) as session:
+        mine = []
+        for _ in range(4):
+            served = pool.serve(session, 3.05, budget_s=0.1, player="p1")
+            if served.bank_id is not None:
+                session.add(
+                    Game(
+                        puzzle=served.puzzle,
+                        solution=served.solution,
+                        source="slider",
+                        player="p1",
+                        bank_id=served.bank_id,
+                        entries="." * 81,
+                    )
+                )
+            session.commit()
+            mine.append(served.bank_id)
+        assert len(set(mine[:3])) == 3 and mine[3] is None and generated == [3.05]
+        other = pool.serve(session, 3.05, budget_s=0.1, player="p2")
+        assert other.bank_id in mine[:3] and generated == [3.05]
 
 
 def test_a_target_past_the_hardest_seed_row_gets_the_hardest_at_once(

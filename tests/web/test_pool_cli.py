@@ -14,10 +14,11 @@ from flask.testing import FlaskCliRunner
 from sqlalchemy import select
 
 from sudoku_engine import difficulty
-from sudoku_engine.generate import generate_puzzle
+from sudoku_engine.generate import DEFAULT_TOLERANCE, generate_puzzle
 from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical, random_isomorph
 from sudoku_engine.rating import rate
+from sudoku_engine.slider import target_for_slider
 from webapp import create_app, db
 from webapp.bank import cli as pool_cli
 from webapp.bank import pool, seed
@@ -57,8 +58,25 @@ def test_fill_over_two_processes(app: Flask, runner: FlaskCliRunner) -> None:
     assert len(bank_rows(app)) == 2
 
 
+def test_ensure_fills_the_slider_values_no_bank_puzzle_is_near(app: Flask, runner: FlaskCliRunner) -> None:
+    """Past the minimum, ensure aims once more at each slider value (every 0.5) that no bank row serves."""
+    args = ["pool", "ensure", "--min", "0", "--budget", "0.3", "--low", "4", "--high", "5"]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 0, result.output
+    assert (
+        "nothing to generate" in result.stdout and "aimed at 3 slider values no bank puzzle was near" in result.stdout
+    )
+    rows = bank_rows(app)
+    assert len(rows) == 3
+    near = [v for v in (4.0, 4.5, 5.0) if any(abs(r.d - target_for_slider(v)) <= DEFAULT_TOLERANCE for r in rows)]
+    assert f"{len(near)} now are" in result.stdout
+    assert len(near) == 3  # easy targets (slider 4-5): each hit within its longer budget
+    again = runner.invoke(args=args)
+    assert again.exit_code == 0 and "aimed at" not in again.stdout  # no hole left: nothing more to do
+
+
 def test_ensure_fills_only_below_the_minimum(app: Flask, runner: FlaskCliRunner) -> None:
-    args = ["pool", "ensure", "--min", "2", "--budget", "0.3", "--high", "10"]
+    args = ["pool", "ensure", "--min", "2", "--budget", "0.3", "--high", "10", "--no-holes"]
     first = runner.invoke(args=args)
     assert first.exit_code == 0 and "generated 2 puzzles" in first.stdout
     second = runner.invoke(args=args)
@@ -219,13 +237,14 @@ def test_seed_without_a_file_adds_the_shipped_set(
     seed_records: list[pool.BankRecord],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(seed, "SEED_FILE", tmp_path / "absent.jsonl")
+    monkeypatch.setattr(seed, "SEED_FILES", (tmp_path / "absent.jsonl", tmp_path / "absent-too.jsonl"))
     missing = runner.invoke(args=["pool", "seed"])
-    assert missing.exit_code == 0 and "no seed set at" in missing.stdout and "nothing to add" in missing.stdout
+    assert missing.exit_code == 0 and "no seed set in" in missing.stdout and "nothing to add" in missing.stdout
     assert bank_rows(app) == []
-    monkeypatch.setattr(seed, "SEED_FILE", seed_file(tmp_path / "shipped.jsonl", seed_records))
+    top = seed_file(tmp_path / "shipped.jsonl", seed_records[:2])
+    monkeypatch.setattr(seed, "SEED_FILES", (top, seed_file(tmp_path / "middle.jsonl", seed_records[2:])))
     shipped = runner.invoke(args=["pool", "seed"])
-    assert shipped.exit_code == 0 and "added 3" in shipped.stdout
+    assert shipped.exit_code == 0 and "added 3" in shipped.stdout  # both shipped files
     assert len(bank_rows(app)) == 3
 
 
@@ -274,10 +293,11 @@ def test_seed_refuses_an_empty_file(app: Flask, runner: FlaskCliRunner, tmp_path
     assert result.exit_code == 2 and f"error: {path}: holds no records" in result.stderr
 
 
-def test_shipped_seed_set_rates_as_the_engine_does_now() -> None:
-    if not seed.SEED_FILE.is_file():
-        pytest.skip(f"no seed set shipped at {seed.SEED_FILE}: benchmarks/seed_bank.py builds it")
-    records = seed.read_seed(seed.SEED_FILE)  # the whole file is valid
+@pytest.mark.parametrize("shipped", seed.SEED_FILES, ids=lambda path: path.name)
+def test_shipped_seed_set_rates_as_the_engine_does_now(shipped: Path) -> None:
+    if not shipped.is_file():
+        pytest.skip(f"no seed set shipped at {shipped}: benchmarks/seed_bank.py builds it")
+    records = seed.read_seed(shipped)  # the whole file is valid
     fastest: dict[str, pool.BankRecord] = {}  # per hardest technique, the record rated fastest at build time
     for record in sorted(records, key=lambda r: float(r["rating"].get("ms", 0.0))):
         fastest.setdefault(record["hardest_technique"], record)

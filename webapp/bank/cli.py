@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 EXIT_BAD_INPUT = 2
 DEFAULT_BUDGET_S = 2.0
+HOLE_STEP = 0.5  # ``ensure`` looks for slider values no bank row serves at this spacing
+HOLE_BUDGET_FACTOR = 4  # and aims at each once more with this many times the budget
 ENSURE_HIGH = 80.0  # the default top of ``ensure``: above it generation takes whole budgets (start-up stays quick)
 
 _In = TypeVar("_In")
@@ -195,17 +197,52 @@ def fill_command(count: int, jobs: int, seed: int | None, budget: float, low: fl
 @click.option(
     "--min", "minimum", type=click.IntRange(min=0), required=True, help="Fill only up to this many unused puzzles."
 )
+@click.option(
+    "--holes/--no-holes",
+    default=True,
+    show_default=True,
+    help=f"Then aim once more ({HOLE_BUDGET_FACTOR}x the budget) at every slider value, each {HOLE_STEP:g}, that no "
+    "bank puzzle is near.",
+)
 @generation_options(high=ENSURE_HIGH)
-def ensure_command(minimum: int, jobs: int, seed: int | None, budget: float, low: float, high: float) -> None:
-    """Fill the bank up to MIN unused puzzles, if it holds fewer (quick by default: slider 0 to 80)."""
+def ensure_command(
+    minimum: int, holes: bool, jobs: int, seed: int | None, budget: float, low: float, high: float
+) -> None:
+    """Fill the bank up to MIN unused puzzles, if it holds fewer (quick by default: slider 0 to 80), then fill its
+    holes: slider values no bank puzzle is near, where generation lands rarely."""
     check_range(low, high)
     require_bank(current_app)
     with db.sessions_of(current_app)() as session:
         unused = pool.unused_count(session)
     if unused >= minimum:
         click.echo(f"the bank holds {unused} unused puzzles (at least {minimum}): nothing to generate")
+    else:
+        fill_bank(current_app, tasks_for(spread(minimum - unused, low, high), seed, budget), jobs)
+    if holes:
+        fill_holes(
+            current_app, low, high, None if seed is None else seed + 10 * minimum, HOLE_BUDGET_FACTOR * budget, jobs
+        )
+
+
+def empty_sliders(app: Flask, low: float, high: float) -> list[float]:
+    """The slider values from LOW to HIGH (every HOLE_STEP) whose target D has no bank row within the tolerance."""
+    values = [low + HOLE_STEP * k for k in range(int((high - low) / HOLE_STEP) + 1)]
+    with db.sessions_of(app)() as session:
+        return [v for v in values if pool.rows_near(session, target_for_slider(v), DEFAULT_TOLERANCE) == 0]
+
+
+def fill_holes(app: Flask, low: float, high: float, seed: int | None, budget_s: float, jobs: int) -> None:
+    """Aim once more, with a longer budget, at the slider values no bank row serves (where generation lands
+    rarely), so that New puzzle finds a near row there from the start; prints how many were filled."""
+    empty = empty_sliders(app, low, high)
+    if not empty:
         return
-    fill_bank(current_app, tasks_for(spread(minimum - unused, low, high), seed, budget), jobs)
+    with progress_bar(len(empty), "filling holes") as bar, db.sessions_of(app)() as session:
+        for _task, record, _hit in mapped(generate_task, tasks_for(empty, seed, budget_s), jobs):
+            pool.add(session, [record])
+            bar.update(1)
+    left = empty_sliders(app, low, high)
+    click.echo(f"aimed at {len(empty)} slider values no bank puzzle was near: {len(empty) - len(left)} now are")
 
 
 def parsed_lines(path: Path, bad: list[str]) -> Iterator[tuple[InputLine, tuple[int, ...]]]:
@@ -257,7 +294,8 @@ def import_command(file: Path, jobs: int) -> None:
 @pool_cli.command("seed")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def seed_command(file: Path | None) -> None:
-    """Add the shipped seed set (the hardest puzzles, already rated), or the records of FILE, to the bank.
+    """Add the shipped seed sets (the hardest puzzles and the middle set, already rated), or the records of FILE, to
+    the bank.
 
     Nothing is rated: the records are checked and inserted as they are; puzzles the bank holds already (used or
     not) are not added again but take the file's figures where they differ (a seed set rated again), so running it
@@ -266,18 +304,20 @@ def seed_command(file: Path | None) -> None:
     """
     app = current_app
     require_bank(app)
-    path = seed.SEED_FILE if file is None else file
-    if file is None and not path.is_file():
-        click.echo(f"no seed set at {path} (benchmarks/seed_bank.py builds it): nothing to add")
+    paths = [file] if file is not None else [path for path in seed.SEED_FILES if path.is_file()]
+    if not paths:
+        click.echo(f"no seed set in {seed.SEED_DIR} (benchmarks/seed_bank.py builds it): nothing to add")
         return
-    try:
-        records = seed.read_seed(path)
-    except seed.SeedFileError as error:
-        bad: list[str] = []
-        for problem in error.problems:
-            report(bad, problem)
-        click.echo(f"{path} is not a valid seed file: nothing added", err=True)
-        click.get_current_context().exit(EXIT_BAD_INPUT)
+    records: list[pool.BankRecord] = []
+    for path in paths:
+        try:
+            records += seed.read_seed(path)
+        except seed.SeedFileError as error:
+            bad: list[str] = []
+            for problem in error.problems:
+                report(bad, problem)
+            click.echo(f"{path} is not a valid seed file: nothing added", err=True)
+            click.get_current_context().exit(EXIT_BAD_INPUT)
     with db.sessions_of(app)() as session:
         added = pool.add(session, records)
         refreshed = pool.refresh(session, records)

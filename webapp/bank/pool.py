@@ -1,12 +1,14 @@
-"""The puzzle bank: rated puzzles indexed by D, each served once, as a random isomorph.
+"""The puzzle bank: rated puzzles indexed by D, served as random isomorphs, each unused row to one player only.
 
 A row is stored in canonical form, so the unique ``puzzle`` column keeps isomorphic duplicates out as well, and
 inserting a puzzle that is already there does nothing (several processes may fill the bank at once).
 
 Drawing reads the unused rows nearest the target, then claims one with ``UPDATE ... WHERE id = ? AND NOT used``:
 a claim that changes no row lost a race with another request or worker, and the next candidate is tried. A row is
-therefore never served twice, whatever the number of gunicorn workers on the database; the claim commits together
-with the new game. When no unused row is within the generation tolerance, a puzzle is generated on demand.
+therefore never drawn twice, whatever the number of gunicorn workers on the database; the claim commits together
+with the new game. When no unused row is within the generation tolerance, a row served before is served again, as
+a fresh isomorph (the one served longest ago, never one the requesting player has played), while the refill makes
+new ones; only when the player has played every near row is a puzzle generated on demand.
 
 After a draw, if the bank runs low near that target, a daemon thread of the serving process (one per process) has
 a child process generate more, so requests never wait for it and never share the CPU-bound work's GIL.
@@ -27,7 +29,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypedDict
 
 from flask import Flask
-from sqlalchemy import case, false, func, select, update
+from sqlalchemy import Select, case, false, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql.dml import ReturningInsert
@@ -40,7 +42,7 @@ from sudoku_engine.rating import NotUnique, Rating, rate
 from sudoku_engine.solver import solve
 
 from .. import db
-from ..models import BankPuzzle, utcnow
+from ..models import BankPuzzle, Game, utcnow
 
 EXTENSION = "sudoku_pool"
 CANDIDATES = 8  # unused rows read per claim round, nearest first
@@ -256,31 +258,45 @@ def serve(
     tolerance: float = DEFAULT_TOLERANCE,
     budget_s: float = 3.0,
     minutes: float | None = None,
+    player: str | None = None,
 ) -> Served:
     """A puzzle for a target D: an unused bank row within tolerance (of the nearest, the one nearest ``minutes`` in
-    predicted minutes when given), else a shipped seed row within it served again (the hardest puzzles cannot be
-    generated on demand), else one generated on demand.
+    predicted minutes when given), else a row within it served before, again as a fresh isomorph (a shipped seed
+    row, or any other, served longest ago; never one ``player`` has played), else one generated on demand; past the
+    shipped seed set (which generation cannot reach) its hardest row the player has not played.
 
     A bank row's claim is left for the caller to commit, with the game it starts.
     """
     row = (
         draw(session, target, tolerance, minutes)
-        or served_seed(session, target, tolerance)
-        or beyond_seed(session, target)
+        or served_again(session, target, tolerance, player)
+        or beyond_seed(session, target, player)
     )
     if row is not None:
         return as_isomorph(row, new_seed())
     return _serve_generated(session, target, tolerance, budget_s)
 
 
-def served_seed(session: Session, target: float, within: float) -> BankPuzzle | None:
-    """The shipped seed row within ``within`` of the target served longest ago (used ones included: served again as
-    a fresh isomorph), its serving time renewed; None when no seed row is that close."""
+def played_rows(player: str | None) -> Select[int | None]:
+    """The bank rows a player's games came from (none without a player)."""
+    return select(Game.bank_id).where(Game.player == player, Game.bank_id.is_not(None))
+
+
+def served_again(session: Session, target: float, within: float, player: str | None = None) -> BankPuzzle | None:
+    """The row within ``within`` of the target that was served longest ago (a shipped seed row counts even unused),
+    leaving out the rows ``player`` has played, its serving time renewed: the bank recycles it as a fresh isomorph
+    while a background refill makes new ones. None when no such row is that close."""
+    query = select(BankPuzzle).where(
+        or_(BankPuzzle.used, BankPuzzle.source == SEED_SOURCE),
+        BankPuzzle.d >= target - within,
+        BankPuzzle.d <= target + within,
+    )
+    if player is not None:
+        query = query.where(BankPuzzle.id.not_in(played_rows(player)))
     row = session.scalars(
-        select(BankPuzzle)
-        .where(BankPuzzle.source == SEED_SOURCE, BankPuzzle.d >= target - within, BankPuzzle.d <= target + within)
-        .order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target))
-        .limit(1)
+        query.order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target)).limit(
+            1
+        )
     ).first()
     if row is not None:
         row.used, row.served_at = True, utcnow()
@@ -288,13 +304,20 @@ def served_seed(session: Session, target: float, within: float) -> BankPuzzle | 
     return row
 
 
-def beyond_seed(session: Session, target: float) -> BankPuzzle | None:
-    """For a target harder than every shipped seed row, the hardest of them (generation cannot reach that far);
-    None when the target is within reach of the seed set or there is none."""
+def beyond_seed(session: Session, target: float, player: str | None = None) -> BankPuzzle | None:
+    """For a target harder than every shipped seed row, the hardest of them the player has not played (generation
+    cannot reach that far); None when the target is within reach of the seed set or there is none."""
     hardest = session.scalar(select(func.max(BankPuzzle.d)).where(BankPuzzle.source == SEED_SOURCE))
     if hardest is None or target <= hardest:
         return None
-    return served_seed(session, target, target - hardest)
+    seeds = select(BankPuzzle).where(BankPuzzle.source == SEED_SOURCE).order_by(BankPuzzle.d.desc())
+    if player is not None:
+        seeds = seeds.where(BankPuzzle.id.not_in(played_rows(player)))
+    row = session.scalars(seeds.limit(1)).first()
+    if row is not None:
+        row.used, row.served_at = True, utcnow()
+        session.flush()
+    return row
 
 
 def _serve_generated(session: Session, target: float, tolerance: float, budget_s: float) -> Served:
@@ -323,6 +346,12 @@ def unused_near(session: Session, target: float, tolerance: float = DEFAULT_TOLE
     query = select(func.count()).where(
         BankPuzzle.used == false(), BankPuzzle.d.between(target - tolerance, target + tolerance)
     )
+    return session.scalar(query) or 0
+
+
+def rows_near(session: Session, target: float, tolerance: float = DEFAULT_TOLERANCE) -> int:
+    """How many rows, used or not, are within tolerance of the target (what New puzzle can serve there)."""
+    query = select(func.count()).where(BankPuzzle.d.between(target - tolerance, target + tolerance))
     return session.scalar(query) or 0
 
 

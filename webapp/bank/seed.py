@@ -1,11 +1,13 @@
-"""The shipped seed set: rated puzzles for the top of the slider, where on-demand generation cannot reach.
+"""The shipped seed sets: rated puzzles where on-demand generation cannot reach (the top of the slider) or lands
+rarely (the middle).
 
-``seed_bank/hardest.jsonl`` holds one bank record per line (the columns ``pool.record_of`` makes, without
-``source``, plus ``origin``: the list and line the puzzle was taken from), written by ``benchmarks/seed_bank.py``
-with the engine's ratings; ``seed_bank/SOURCE.md`` names the lists and their licence. ``flask pool seed`` adds
-the records to the bank without rating them again. Every line is checked before anything is added, so a damaged
-file adds nothing: each record must be a valid, uniquely solvable puzzle in canonical form with at most
-``MAX_GIVENS`` givens, its solution, and figures that agree with each other (zone of D, the rating's D).
+``seed_bank/hardest.jsonl`` (the top of the slider) and ``seed_bank/middle.jsonl`` (published puzzles for slider
+44-66) hold one bank record per line (the columns ``pool.record_of`` makes, without ``source``, plus ``origin``: the
+list and line the puzzle was taken from), written by ``benchmarks/seed_bank.py`` with the engine's ratings;
+``seed_bank/SOURCE.md`` names the lists and their licences. ``flask pool seed`` adds the records to the bank without
+rating them again. Every line is checked before anything is added, so a damaged file adds nothing: each record must
+be a valid, uniquely solvable puzzle in canonical form with at most ``MAX_GIVENS`` givens, its solution, and figures
+that agree with each other (zone of D, the rating's D).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from sudoku_engine.solver import count_solutions
 from .pool import SEED_SOURCE, BankRecord
 
 SEED_DIR = Path(__file__).resolve().parent / "seed_bank"
-SEED_FILE = SEED_DIR / "hardest.jsonl"
+SEED_FILE = SEED_DIR / "hardest.jsonl"  # the hardest known puzzles, for the top of the slider
+MIDDLE_FILE = SEED_DIR / "middle.jsonl"  # published puzzles where targeted generation lands rarely
+SEED_FILES = (SEED_FILE, MIDDLE_FILE)
 SOURCE = SEED_SOURCE  # the bank's ``source`` column for shipped records
 TEXT_FIELDS = ("puzzle", "solution", "label", "hardest_technique")
 NUMBER_FIELDS = ("d", "predicted_minutes", "se_like")

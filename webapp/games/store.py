@@ -81,7 +81,7 @@ def new_game_from_slider(
     game is ``player``'s (an anonymous player's cookie id) when given."""
     target = target_for_slider(slider)
     promised = typical_minutes(slider)  # the prior minutes the slider showed: the served puzzle keeps close to them
-    served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s, minutes=promised)
+    served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s, minutes=promised, player=player)
     return save_new(session, served_game(served, slider, "slider", player))
 
 
