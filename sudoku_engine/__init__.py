@@ -7,6 +7,17 @@ hold its layers.
 from .grid import Grid, InvalidPuzzle, cell_name, parse_cell
 from .hints import hint
 from .rating import rate
-from .solver import count_solutions, is_unique, solve
+from .solver import count_solutions, count_solutions_many, is_unique, solve
 
-__all__ = ["Grid", "InvalidPuzzle", "cell_name", "count_solutions", "hint", "is_unique", "parse_cell", "rate", "solve"]
+__all__ = [
+    "Grid",
+    "InvalidPuzzle",
+    "cell_name",
+    "count_solutions",
+    "count_solutions_many",
+    "hint",
+    "is_unique",
+    "parse_cell",
+    "rate",
+    "solve",
+]

@@ -209,6 +209,14 @@ def count(values: Sequence[int], limit: int, rng: random.Random | None = None) -
     return total, (found[0] if found else None)
 
 
+def count_many(
+    rows: Sequence[Sequence[int]], limit: int, solutions: bool
+) -> tuple[list[int], list[list[int] | None] | None]:
+    """``count`` of every row, in order: the counts, and the first solutions when asked for."""
+    done = [count(values, limit) for values in rows]
+    return [n for n, _ in done], ([s for _, s in done] if solutions else None)
+
+
 def stays_unique(values: Sequence[int], solution: Sequence[int], removed: Sequence[int]) -> bool:
     """Whether a puzzle made from a unique one (whose solution is given) by removing the givens of the cells
     ``removed`` and adding some of the solution's digits has one solution still.

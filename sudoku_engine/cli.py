@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, TypeVar
 
 from . import difficulty
 from .generate import (
@@ -32,7 +32,7 @@ from .generate import (
     warm_every_kernel,
     warm_up,
 )
-from .grid import InvalidPuzzle, format_values
+from .grid import Grid, InvalidPuzzle, format_values
 from .hints import NotUnique as HintNotUnique
 from .hints import hint
 from .levels import Levels, percentile_levels
@@ -41,7 +41,7 @@ from .parallel import mapped
 from .puzzle_files import InputLine, parsed_inputs, read_inputs
 from .rating import NotUnique, rate
 from .slider import target_for_slider
-from .solver import solve_count
+from .solver import solve_count, solve_count_many
 
 EXIT_BAD_INPUT = 2
 NO_SOLUTION = "the puzzle has no solution"
@@ -60,10 +60,30 @@ def _emit(out: TextIO, text: str) -> None:
     out.flush()
 
 
-def _solve_record(values: tuple[int, ...], puzzle_text: str) -> dict[str, object]:
+def _solve_record(puzzle_text: str, found: int, solution: Grid | None) -> dict[str, object]:
     """The JSON record of ``solve`` for one puzzle."""
-    found, solution = solve_count(values, limit=2)
     return {"puzzle": puzzle_text, "solution": str(solution) if solution else None, "solutions": found}
+
+
+T = TypeVar("T")
+SOLVE_BATCH = 256  # puzzles solved in one call of the compiled search (``solver.solve_count_many``)
+
+
+def _batches(items: Iterator[T], size: int) -> Iterator[list[T]]:
+    """The items in lists of up to ``size``, in order."""
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _typed_in(args: Sequence[str]) -> bool:
+    """True when the puzzles come from a person typing them (stdin on a terminal): each is answered at once."""
+    return (not args or "-" in args) and sys.stdin.isatty()
 
 
 def _parsed_inputs(args: Sequence[str], err: TextIO, bad: list[int]) -> Iterator[tuple[InputLine, tuple[int, ...]]]:
@@ -80,18 +100,27 @@ def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Solve each input puzzle; text lines or JSON records; 2 when any input was bad (or, printing solutions, had
     no solution)."""
     bad: list[int] = []
-    for item, values in _parsed_inputs(options.puzzles, err, bad):
-        record = _solve_record(values, format_values(values))
-        if options.jsonl:
-            _emit(out, json.dumps(record))
-        elif options.count:
-            _emit(out, str(record["solutions"]))
-        elif record["solution"] is None:
-            bad.append(1)
-            err.write(f"error: {item.source}:{item.line}: {NO_SOLUTION}\n")
-        else:
-            _emit(out, str(record["solution"]))
+    size = 1 if _typed_in(options.puzzles) else SOLVE_BATCH
+    for batch in _batches(_parsed_inputs(options.puzzles, err, bad), size):
+        solved = solve_count_many([values for _, values in batch], limit=2)
+        for (item, values), (found, solution) in zip(batch, solved, strict=True):
+            _solve_output(options, out, err, item, _solve_record(format_values(values), found, solution), bad)
     return EXIT_BAD_INPUT if bad else 0
+
+
+def _solve_output(
+    options: argparse.Namespace, out: TextIO, err: TextIO, item: InputLine, record: dict[str, object], bad: list[int]
+) -> None:
+    """Write one puzzle's answer as ``solve`` prints it (a missing solution is a bad line when printing solutions)."""
+    if options.jsonl:
+        _emit(out, json.dumps(record))
+    elif options.count:
+        _emit(out, str(record["solutions"]))
+    elif record["solution"] is None:
+        bad.append(1)
+        err.write(f"error: {item.source}:{item.line}: {NO_SOLUTION}\n")
+    else:
+        _emit(out, str(record["solution"]))
 
 
 MEASURE_SETS: dict[str, bool | tuple[str, ...]] = {"all": True, "d": difficulty.MEASURES, "none": False}

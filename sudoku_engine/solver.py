@@ -10,7 +10,7 @@ first solution. Set ``SUDOKU_ENGINE_BACKEND=python`` to force the references.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Protocol
 
@@ -18,6 +18,10 @@ from . import _search_py
 from .grid import Grid, InvalidPuzzle, check_no_conflict, parse_values
 
 PuzzleLike = Grid | str | Sequence[int]
+
+
+# Counts of many puzzles, and their first solutions (None: not asked for; an entry None: no solution).
+Counted = tuple[list[int], list[list[int] | None] | None]
 
 
 class Backend(Protocol):
@@ -28,6 +32,10 @@ class Backend(Protocol):
 
     def count(self, values: Sequence[int], limit: int) -> tuple[int, list[int] | None]:
         """Number of solutions (capped at ``limit``) and the first solution found, or None."""
+
+    def count_many(self, rows: Sequence[Sequence[int]], limit: int, solutions: bool) -> Counted:
+        """``count`` of every row, in order (one kernel call for them all on numba); the first solutions only when
+        asked for."""
 
     def singles_solve(self, values: Sequence[int]) -> bool:
         """Whether naked and hidden singles alone decide every cell."""
@@ -64,6 +72,17 @@ class _NumbaBackend:
         solution = np.zeros(81, dtype=np.int8)
         found = int(self.kernels.count(np.asarray(values, dtype=np.int8), limit, solution))
         return found, (solution.tolist() if found else None)
+
+    def count_many(self, rows: Sequence[Sequence[int]], limit: int, solutions: bool) -> Counted:
+        """``_search_py.count_many`` in one kernel call: the rows as one int8 array, no Python between puzzles."""
+        np = self.np
+        table = np.fromiter((v for row in rows for v in row), dtype=np.int8, count=81 * len(rows)).reshape(-1, 81)
+        counts = np.zeros(len(rows), dtype=np.int32)
+        found = np.zeros((len(rows), 81), dtype=np.int8)
+        self.kernels.count_many(table, limit, counts, found)
+        if not solutions:
+            return counts.tolist(), None
+        return counts.tolist(), [row if n else None for n, row in zip(counts.tolist(), found.tolist(), strict=True)]
 
     def singles_solve(self, values: Sequence[int]) -> bool:
         """``_search_py.singles_solve`` on the kernel."""
@@ -154,13 +173,20 @@ def use_backend(name: str) -> None:
     _backend = _named_backend(name)
 
 
+_VALUE_SET = frozenset(range(10))
+_INT = frozenset({int})
+
+
 def as_values(puzzle: PuzzleLike) -> tuple[int, ...]:
     """The 81 values of a puzzle given as a Grid, text, or a sequence of ints (0 = empty)."""
     if isinstance(puzzle, Grid):
         return puzzle.values
     if isinstance(puzzle, str):
         return parse_values(puzzle)
-    values = tuple(int(v) for v in puzzle)
+    values = puzzle if type(puzzle) is tuple else tuple(puzzle)
+    if len(values) == 81 and _VALUE_SET.issuperset(values) and _INT.issuperset(map(type, values)):
+        return values  # 81 ints from 0 to 9 already (the common case, checked at C speed)
+    values = tuple(int(v) for v in values)
     if len(values) != 81 or any(not 0 <= v <= 9 for v in values):
         raise InvalidPuzzle("a puzzle is 81 values, each 0 (empty) or a digit 1..9")
     return values
@@ -179,6 +205,27 @@ def solve_count(puzzle: PuzzleLike, limit: int = 2) -> tuple[int, Grid | None]:
         raise ValueError("limit must be at least 1")
     found, solution = _get_backend().count(as_values(puzzle), limit)
     return found, (Grid(tuple(solution)) if solution is not None else None)
+
+
+def solve_count_many(puzzles: Iterable[PuzzleLike], limit: int = 2) -> list[tuple[int, Grid | None]]:
+    """``solve_count`` of many puzzles at once, in order: one call of the compiled search for them all (no Python
+    work between two puzzles), the same answers as one call each."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    rows = [as_values(puzzle) for puzzle in puzzles]
+    if not rows:
+        return []
+    counts, found = _get_backend().count_many(rows, limit, solutions=True)
+    assert found is not None
+    return [(n, Grid(tuple(s)) if s is not None else None) for n, s in zip(counts, found, strict=True)]
+
+
+def count_solutions_many(puzzles: Iterable[PuzzleLike], limit: int = 2) -> list[int]:
+    """``count_solutions`` of many puzzles at once, in order (``solve_count_many`` without the solutions)."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    rows = [as_values(puzzle) for puzzle in puzzles]
+    return _get_backend().count_many(rows, limit, solutions=False)[0] if rows else []
 
 
 def solve(puzzle: PuzzleLike) -> Grid | None:

@@ -301,3 +301,23 @@ def test_stays_unique_agrees_with_counting_solutions(backend, full, order, data)
     added = data.draw(st.lists(st.sampled_from(blanks), max_size=3, unique=True))
     moved = [0 if c in removed else full[c] if c in added else v for c, v in enumerate(puzzle)]
     assert solver.stays_unique(moved, full, removed) == (solver.count_solutions(moved) == 1)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
+@given(cases=st.lists(blanked_grids(), min_size=0, max_size=12), limit=st.integers(1, 4))
+@example(cases=[], limit=2)
+def test_many_at_once_answer_as_one_at_a_time(backend, cases, limit):
+    """``solve_count_many`` gives each puzzle's count and first solution as ``solve_count`` does, in order, with
+    puzzles of no solution, one and many among them."""
+    puzzles = [puzzle for _full, puzzle in cases] + [NO_SOLUTION, "." * 81, EULER_01, AI_ESCARGOT]
+    one = [solver.solve_count(p, limit) for p in puzzles]
+    assert solver.solve_count_many(puzzles, limit) == one
+    assert solver.count_solutions_many(puzzles, limit) == [n for n, _ in one]
+    assert solver.count_solutions_many([], limit) == []
+
+
+def test_many_at_once_refuse_bad_input():
+    with pytest.raises(InvalidPuzzle):
+        solver.count_solutions_many([EULER_01, "12"])
+    with pytest.raises(ValueError):
+        solver.solve_count_many([EULER_01], limit=0)
