@@ -90,6 +90,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("POOL_REFILL_UPTO", "SUDOKU_POOL_REFILL_UPTO", 8, positive_whole_number),
     Setting("POOL_REFILL_BUDGET_S", "SUDOKU_POOL_REFILL_BUDGET_S", 3.0, positive_number),
     Setting("HINT_BUDGET_S", "SUDOKU_HINT_BUDGET_S", 2.0, positive_number),
+    Setting("TOP_SEARCH_S", "SUDOKU_TOP_SEARCH_S", 60, whole_number),  # 0: no search for fresh top puzzles
+    Setting("TOP_UNUSED", "SUDOKU_TOP_UNUSED", 30, whole_number),
     Setting("LIMIT_NEW", "SUDOKU_LIMIT_NEW", "30 per minute"),
     Setting("LIMIT_PUZZLE_LINK", "SUDOKU_LIMIT_PUZZLE_LINK", "30 per minute"),
     Setting("LIMIT_HINT", "SUDOKU_LIMIT_HINT", "120 per minute"),

@@ -24,7 +24,7 @@ from sudoku_engine.puzzle_files import InputLine, parsed_inputs
 from sudoku_engine.slider import target_for_slider
 
 from .. import db
-from . import pool, seed
+from . import pool, seed, top
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -340,3 +340,26 @@ def stats_command() -> None:
         click.echo(f"{row.label:<8} {row.unused:>7} {row.used:>6} {row.total:>6}  {row.d_min:.2f}-{row.d_max:.2f}")
     unused, used = sum(row.unused for row in counts), sum(row.used for row in counts)
     click.echo(f"{'all':<8} {unused:>7} {used:>6} {unused + used:>6}")
+
+
+@pool_cli.command("top")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="How long the walk searches.",
+)
+@click.option("--seed", type=int, default=None, help="The walk's random seed (reproducible runs).")
+def top_command(seconds: float, seed: int | None) -> None:
+    """Search the neighbourhood of a random puzzle of D 9 or more in the bank for new ones, and bank them."""
+    require_bank(current_app)
+    with db.sessions_of(current_app)() as session:
+        done = top.run_slice(session, seconds, seed)
+        unused = top.unused_top(session)
+    if done is None:
+        raise click.ClickException(f"the bank holds no puzzle of D {top.FLOOR:g} or more to start from (pool seed)")
+    click.echo(
+        f"from bank row {done.start_id}: found {done.found} puzzles of D {top.FLOOR:g} or more, {done.added} new to "
+        f"the bank; it holds {unused} unused ones"
+    )
