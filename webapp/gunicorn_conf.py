@@ -19,7 +19,8 @@ _consumers: list[subprocess.Popen[bytes]] = []
 
 def consumer_command(app_uri: str | None) -> list[str]:
     """The command of the consumer process: the same Python, environment and app (factory call) as the server."""
-    return [sys.executable, "-m", "flask", "--app", app_uri or "webapp", "jobs", "run"]
+    # two workers: a long scheduled job (a slice of the search for fresh top puzzles) never holds up a study
+    return [sys.executable, "-m", "flask", "--app", app_uri or "webapp", "jobs", "run", "--workers", "2"]
 
 
 def on_starting(server: Any) -> None:
