@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO, TypeVar
 
 from . import difficulty
+from .cluster import ClusterError, chunks, cluster_mapped
 from .generate import (
     DEFAULT_BUDGET_S,
     DEFAULT_TOLERANCE,
@@ -65,20 +66,11 @@ def _solve_record(puzzle_text: str, found: int, solution: Grid | None) -> dict[s
     return {"puzzle": puzzle_text, "solution": str(solution) if solution else None, "solutions": found}
 
 
-T = TypeVar("T")
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 SOLVE_BATCH = 256  # puzzles solved in one call of the compiled search (``solver.solve_count_many``)
-
-
-def _batches(items: Iterator[T], size: int) -> Iterator[list[T]]:
-    """The items in lists of up to ``size``, in order."""
-    batch: list[T] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+CLUSTER_SOLVE_BATCHES = 16  # solve batches per task on a Dask cluster (4096 puzzles)
+CLUSTER_RATE_CHUNK = 8  # puzzles rated per task on a Dask cluster
 
 
 def _typed_in(args: Sequence[str]) -> bool:
@@ -96,15 +88,36 @@ def _parsed_inputs(args: Sequence[str], err: TextIO, bad: list[int]) -> Iterator
             yield item
 
 
+def _spread(
+    options: argparse.Namespace, function: Callable[[_In], _Out], items: Iterable[_In], chunk_size: int
+) -> Iterator[_Out]:
+    """function over items, in input order: on the Dask cluster of ``--scheduler``, else over ``--jobs`` processes."""
+    if options.scheduler is not None:
+        return cluster_mapped(function, items, options.scheduler, chunk_size=chunk_size)
+    return mapped(function, items, getattr(options, "jobs", 1))
+
+
+def _solve_batch(batch: list[tuple[InputLine, tuple[int, ...]]]) -> list[tuple[InputLine, dict[str, object]]]:
+    """The ``solve`` records of one batch of puzzles (runs on cluster workers too)."""
+    solved = solve_count_many([values for _, values in batch], limit=2)
+    return [
+        (item, _solve_record(format_values(values), found, solution))
+        for (item, values), (found, solution) in zip(batch, solved, strict=True)
+    ]
+
+
 def run_solve(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Solve each input puzzle; text lines or JSON records; 2 when any input was bad (or, printing solutions, had
-    no solution)."""
+    """Solve each input puzzle (on a Dask cluster with ``--scheduler``); text lines or JSON records; 2 when any
+    input was bad (or, printing solutions, had no solution)."""
     bad: list[int] = []
-    size = 1 if _typed_in(options.puzzles) else SOLVE_BATCH
-    for batch in _batches(_parsed_inputs(options.puzzles, err, bad), size):
-        solved = solve_count_many([values for _, values in batch], limit=2)
-        for (item, values), (found, solution) in zip(batch, solved, strict=True):
-            _solve_output(options, out, err, item, _solve_record(format_values(values), found, solution), bad)
+    typed = _typed_in(options.puzzles)
+    progress = _Progress(err, "solved", shown=not typed)
+    batches = chunks(_parsed_inputs(options.puzzles, err, bad), 1 if typed else SOLVE_BATCH)
+    for records in _spread(options, _solve_batch, batches, CLUSTER_SOLVE_BATCHES):
+        for item, record in records:
+            _solve_output(options, out, err, item, record, bad)
+        progress.tick(len(records))
+    progress.close()
     return EXIT_BAD_INPUT if bad else 0
 
 
@@ -140,15 +153,15 @@ def _rate_item(
 class _Progress:
     """A one-line progress counter on stderr, shown only when stderr is a terminal."""
 
-    def __init__(self, err: TextIO, label: str) -> None:
+    def __init__(self, err: TextIO, label: str, *, shown: bool = True) -> None:
         self.err, self.label = err, label
-        self.shown = err.isatty()
+        self.shown = shown and err.isatty()
         self.done = 0
         self.started = time.perf_counter()
 
-    def tick(self) -> None:
-        """Count one finished item and redraw the line."""
-        self.done += 1
+    def tick(self, count: int = 1) -> None:
+        """Count finished items and redraw the line."""
+        self.done += count
         if self.shown:
             rate_per_s = self.done / max(time.perf_counter() - self.started, 1e-9)
             self.err.write(f"\r{self.label}: {self.done} done, {rate_per_s:.1f}/s")
@@ -186,10 +199,11 @@ def _level_value(record: object, metric: str) -> float | None:
 def _rated(
     options: argparse.Namespace, puzzles: Sequence[str], err: TextIO, bad: list[int], label: str
 ) -> Iterator[tuple[InputLine, dict[str, object]]]:
-    """Rate records of the puzzles in input order (over ``--jobs`` processes); each failure is one stderr line."""
+    """Rate records of the puzzles in input order (over ``--jobs`` processes or on the ``--scheduler`` cluster);
+    each failure is one stderr line."""
     progress = _Progress(err, label)
     rate_one = partial(_rate_item, timeout=options.timeout, measures=options.measures)
-    for item, result in mapped(rate_one, _parsed_inputs(puzzles, err, bad), options.jobs):
+    for item, result in _spread(options, rate_one, _parsed_inputs(puzzles, err, bad), CLUSTER_RATE_CHUNK):
         progress.tick()
         if isinstance(result, str):
             bad.append(1)
@@ -445,6 +459,15 @@ def _ranged_int(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _scheduler_option(command: argparse.ArgumentParser) -> None:
+    """The ``--scheduler ADDRESS`` option: run on an existing Dask cluster (the ``cluster`` extra)."""
+    command.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on the Dask cluster of this scheduler (e.g. tcp://10.0.0.5:8786; its workers need sudoku-lab)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``sudoku-engine``."""
     parser = _Parser(prog="sudoku-engine", description="Solve, rate, explain and generate Sudoku puzzles.")
@@ -458,12 +481,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the number of solutions (0, 1 or 2); without it or --jsonl, no solution is a bad line (exit 2)",
     )
     solve.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
+    _scheduler_option(solve)
     solve.set_defaults(run=run_solve)
 
     rate_command = commands.add_parser("rate", help="rate puzzles by their logic solve (SE-like and HoDoKu-like)")
     rate_command.add_argument("puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)")
     rate_command.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     rate_command.add_argument("--jobs", type=_ranged_int(1, 256), default=1, help="worker processes (default 1)")
+    _scheduler_option(rate_command)
     rate_command.add_argument("--timeout", type=_seconds, help="bound the work per puzzle (seconds); marks the record")
     rate_command.add_argument(
         "--measures",
@@ -566,8 +591,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``sudoku-engine`` and ``python -m sudoku_engine``."""
     options = build_parser().parse_args(argv)
     _read_stdin_as_utf8()
+    if getattr(options, "scheduler", None) is not None and getattr(options, "jobs", 1) > 1:
+        sys.stderr.write("error: --scheduler and --jobs go apart (the cluster's workers do the work)\n")
+        return EXIT_BAD_INPUT
     try:
         code: int = options.run(options, sys.stdout, sys.stderr)
+    except ClusterError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         sys.stderr.close()
         return 0
