@@ -25,7 +25,10 @@ _MEETS = [(box, line) for box in range(18, 27) for line in range(18) if set(UNIT
 _MEET_UNITS = np.array(_MEETS, dtype=np.int32)
 _BOX_REST = np.array([[c for c in UNITS[b] if c not in UNITS[ln]] for b, ln in _MEETS], dtype=np.int32)
 _LINE_REST = np.array([[c for c in UNITS[ln] if c not in UNITS[b]] for b, ln in _MEETS], dtype=np.int32)
-_MEET = np.array([[c for c in UNITS[b] if c in UNITS[ln]] for b, ln in _MEETS], dtype=np.int32)
+# The meet's places as bits of the box's and of the line's cells (in their UNITS order).
+_BOX_MEET = np.array([sum(1 << i for i, c in enumerate(UNITS[b]) if c in UNITS[ln]) for b, ln in _MEETS], np.int32)
+_LINE_MEET = np.array([sum(1 << i for i, c in enumerate(UNITS[ln]) if c in UNITS[b]) for b, ln in _MEETS], np.int32)
+_BIT_DIGIT = np.array([bit.bit_length() for bit in range(257)], dtype=np.int32)  # 1 << (k - 1) -> k
 _POPCOUNT = np.array(POPCOUNT, dtype=np.int32)
 _DEPTHS = 2
 _BUFFER = 1 << 17  # parent references per depth
@@ -74,7 +77,7 @@ def _ref(known, d, f):  # type: ignore[no-untyped-def]
 def _derive(d, f, refs, n, weight, ws):  # type: ignore[no-untyped-def]
     """Add a fact with parents ``refs[:n]`` and queue it; True when its opposite is known (a contradiction, whose
     parents, the fact's and the opposite, are kept as the trial's contradiction)."""
-    cm, val, known, pstart, plen, pweight, pbuf, queue, cnt, marks, stack, places = ws
+    known, pstart, plen, pweight, pbuf, queue, cnt = ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8]
     fill = cnt[d, _FILL]
     opposite = f ^ 1
     if _knows(known, d, opposite):
@@ -100,7 +103,7 @@ def _derive(d, f, refs, n, weight, ws):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _contradiction(d, refs, n, ws):  # type: ignore[no-untyped-def]
     """Keep ``refs[:n]`` as the trial's contradiction (a cell or a house left empty); returns True."""
-    cm, val, known, pstart, plen, pweight, pbuf, queue, cnt, marks, stack, places = ws
+    pbuf, cnt = ws[6], ws[8]
     fill = cnt[d, _FILL]
     cnt[d, _CSTART] = fill
     for i in range(n):
@@ -138,7 +141,7 @@ def _removals_in(d, cells, digit, except_cell, root_cm, refs, ws):  # type: igno
 @njit(cache=True)
 def _apply(d, f, root_cm, refs, ws):  # type: ignore[no-untyped-def]
     """Apply a queued fact and derive what the singles make of it; True on a contradiction."""
-    cm, val, known, pstart, plen, pweight, pbuf, queue, cnt, marks, stack, places = ws
+    cm, val, known, places = ws[0], ws[1], ws[2], ws[11]
     cell = f >> 1
     digit = cell % 9 + 1
     cell //= 9
@@ -228,12 +231,6 @@ def _remove(d, cell, digit, refs, n, weight, ws):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _has(d, cell, bit, ws):  # type: ignore[no-untyped-def]
-    """Whether an open cell still has a candidate."""
-    return not ws[1][d, cell] and ws[0][d, cell] & bit
-
-
-@njit(cache=True)
 def _remove_from(d, cells, a, b, mask, refs, n, derived, ws):  # type: ignore[no-untyped-def]
     """Derive the removals of the mask's digits from the open cells of ``cells`` but ``a`` and ``b``, with parents
     ``refs[:n]``: -1 on a contradiction, else ``derived`` plus how many were derived."""
@@ -251,24 +248,40 @@ def _remove_from(d, cells, a, b, mask, refs, n, derived, ws):  # type: ignore[no
 
 
 @njit(cache=True)
+def _places_by_house(cm, val, masks):  # type: ignore[no-untyped-def]
+    """Into ``masks[house * 9 + digit - 1]``: the open cells of the house with the digit, as bits of its cells."""
+    masks[:] = 0
+    for unit in range(27):
+        for i in range(9):
+            cell = _UNITS[unit, i]
+            if val[cell]:
+                continue
+            mask = cm[cell]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                masks[unit * 9 + _BIT_DIGIT[low] - 1] |= 1 << i
+
+
+@njit(cache=True)
 def _locked(d, root_cm, refs, ws):  # type: ignore[no-untyped-def]
     """Pointing and claiming, by digit then box-line intersection: -1 on a contradiction, else how many removals
-    were derived."""
+    were derived. (Derived removals wait in the queue, so the places read first hold for the whole round.)"""
+    masks = np.empty(243, dtype=np.int32)
+    _places_by_house(ws[0][d], ws[1][d], masks)
     derived = 0
     for digit in range(1, 10):
         bit = 1 << (digit - 1)
         for k in range(_MEET_UNITS.shape[0]):
-            box_rest, line_rest, meet = _BOX_REST[k], _LINE_REST[k], _MEET[k]
-            in_meet = _has(d, meet[0], bit, ws) or _has(d, meet[1], bit, ws) or _has(d, meet[2], bit, ws)
-            if not in_meet:
+            in_box_places = masks[_MEET_UNITS[k, 0] * 9 + digit - 1]
+            if not in_box_places & _BOX_MEET[k]:
                 continue
-            in_box = in_line = False
-            for i in range(6):
-                in_box = in_box or _has(d, box_rest[i], bit, ws)
-                in_line = in_line or _has(d, line_rest[i], bit, ws)
+            in_box = in_box_places & ~_BOX_MEET[k] != 0
+            in_line = masks[_MEET_UNITS[k, 1] * 9 + digit - 1] & ~_LINE_MEET[k] != 0
             if in_box == in_line:
                 continue
             # pointing: the box's places lie on the line; claiming: the line's places lie in the box
+            box_rest, line_rest = _BOX_REST[k], _LINE_REST[k]
             source, target = (box_rest, line_rest) if in_line else (line_rest, box_rest)
             n = _removals_in(d, source, digit, -1, root_cm, refs, ws)
             derived = _remove_from(d, target, -1, -1, bit, refs, n, derived, ws)
@@ -331,9 +344,8 @@ def _begin(d, cm_from, val_from, ws):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _push(d, r, stamp, top, ws):  # type: ignore[no-untyped-def]
+def _push(d, r, stamp, top, marks, stack):  # type: ignore[no-untyped-def]
     """Push a reference onto the closure's stack unless this closure (``stamp``) has seen it; the stack's top."""
-    marks, stack = ws[9], ws[10]
     if marks[d, r] != stamp:
         marks[d, r] = stamp
         stack[d, top] = r
@@ -346,12 +358,12 @@ def _closure(d, out, ws):  # type: ignore[no-untyped-def]
     """The size of the trial's contradiction net: its facts (each weighted by 1 + its weight) found from the
     contradiction through their parents; the facts known before the trial that it used go into ``out`` (as
     indices of the enclosing trial's facts). Returns (size, how many in ``out``)."""
-    cm, val, known, pstart, plen, pweight, pbuf, queue, cnt, marks, stack, places = ws
+    pstart, plen, pweight, pbuf, cnt, marks, stack = ws[3], ws[4], ws[5], ws[6], ws[8], ws[9], ws[10]
     cnt[d, _STAMP] += 1
     stamp = cnt[d, _STAMP]
     top = 0
     for i in range(cnt[d, _CLEN]):
-        top = _push(d, pbuf[d, cnt[d, _CSTART] + i], stamp, top, ws)
+        top = _push(d, pbuf[d, cnt[d, _CSTART] + i], stamp, top, marks, stack)
     size = 0
     used = 0
     while top:
@@ -363,8 +375,85 @@ def _closure(d, out, ws):  # type: ignore[no-untyped-def]
             continue
         size += 1 + pweight[d, r]
         for i in range(plen[d, r]):
-            top = _push(d, pbuf[d, pstart[d, r] + i], stamp, top, ws)
+            top = _push(d, pbuf[d, pstart[d, r] + i], stamp, top, marks, stack)
     return size, used
+
+
+@njit(cache=True)
+def _lose(cell, digit, pending, dirty, count):  # type: ignore[no-untyped-def]
+    """Note that the cell lost the digit: its three houses' places of it are to be checked; the new count."""
+    for k in range(3):
+        key = _UNITS_OF[cell, k] * 9 + digit - 1
+        if not dirty[key]:
+            dirty[key] = 1
+            pending[count] = key
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _breaks(cm_from, val_from, cell, digit, fc, fv, todo, pending, dirty):  # type: ignore[no-untyped-def]
+    """Whether the singles trial of the candidate from the position breaks, without keeping parents: the same
+    closure as ``_follow`` at level 0 (a cell checked when it loses a digit, a house's places of a digit when one
+    goes), so the same answer in far less work. The buffers: fc, fv 81; todo 2 * 400; pending, dirty 243."""
+    for c in range(81):
+        fv[c] = val_from[c]
+        fc[c] = 1 << (fv[c] - 1) if fv[c] else cm_from[c]
+    dirty[:] = 0
+    todo[0], todo[1] = cell, digit
+    top = 1
+    count = 0
+    while top:
+        while top:  # placements, each taking its digit from its peers
+            top -= 1
+            c, placed = todo[2 * top], todo[2 * top + 1]
+            bit = 1 << (placed - 1)
+            if fv[c]:
+                if fv[c] != placed:
+                    return True
+                continue
+            if not fc[c] & bit:
+                return True
+            others = fc[c] & ~bit
+            fv[c], fc[c] = placed, bit
+            while others:
+                low = others & -others
+                others ^= low
+                count = _lose(c, _BIT_DIGIT[low], pending, dirty, count)
+            for i in range(20):
+                peer = _PEERS[c, i]
+                if fc[peer] & bit:
+                    if fv[peer]:
+                        return True
+                    mask = fc[peer] & ~bit
+                    fc[peer] = mask
+                    if mask == 0:
+                        return True
+                    if mask & (mask - 1) == 0:
+                        todo[2 * top], todo[2 * top + 1] = peer, _BIT_DIGIT[mask]
+                        top += 1
+                    count = _lose(peer, placed, pending, dirty, count)
+        while count:  # the houses' places of the digits that went: none breaks, one places
+            count -= 1
+            key = pending[count]
+            dirty[key] = 0
+            unit, bit = key // 9, 1 << (key % 9)
+            place, places = -1, 0
+            for i in range(9):
+                c = _UNITS[unit, i]
+                if fv[c]:
+                    if fc[c] == bit:
+                        places = -1
+                        break
+                elif fc[c] & bit:
+                    place = c
+                    places += 1
+            if places == 0:
+                return True
+            if places == 1:
+                todo[2 * top], todo[2 * top + 1] = place, key % 9 + 1
+                top += 1
+    return False
 
 
 @njit(cache=True)
@@ -372,13 +461,18 @@ def _nested(d, level, root_cm, refs, ws):  # type: ignore[no-untyped-def]
     """One pass of nested trials over the candidates of the trial at depth d, in board order: one whose trial at
     depth d + 1 (level 0: singles) breaks is removed at once, its parents the facts of depth d the nested net used
     and its weight that net's size, and the rules of level 1 follow it before the pass goes on. -1 on a
-    contradiction, else how many removals the nested trials derived."""
+    contradiction, else how many removals the nested trials derived. (Most nested trials do not break: the
+    parents are kept only for those ``_breaks`` says break.)"""
     cm, val = ws[0], ws[1]
     used_refs = np.empty(2 * FACTS, dtype=np.int32)
+    fc, fv, todo = np.empty(81, np.int32), np.empty(81, np.int32), np.empty(800, np.int32)
+    pending, dirty = np.empty(243, np.int32), np.empty(243, np.int8)
     derived = 0
     for cell in range(81):
         for digit in range(1, 10):
             if val[d, cell] or not cm[d, cell] >> (digit - 1) & 1:
+                continue
+            if level == 2 and not _breaks(cm[d], val[d], cell, digit, fc, fv, todo, pending, dirty):
                 continue
             _begin(d + 1, cm[d], val[d], ws)
             if not _follow(d + 1, cell, digit, level - 2, root_cm, refs, ws):

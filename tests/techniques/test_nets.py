@@ -9,6 +9,7 @@ each fact against the rules stated in ``techniques.nets`` on the position the fa
 from __future__ import annotations
 
 import csv
+import random
 
 import pytest
 from corpus_data import corpus_file
@@ -171,6 +172,45 @@ def test_nested_forcing_chain_cracks_a_position_forcing_nets_cannot():
                 cands[c] &= ~(1 << (d - 1))
         inner = nets.Trial(board, values, cands, before=frozenset(used))
         assert inner.follow(fact[0], fact[1], 0), fact
+
+
+def shaken(board: Board, rng: random.Random) -> Board:
+    """The position with some of its solution's digits placed (singles they leave are not applied) and some
+    candidates removed, now and then a true one (so that some positions have no solution)."""
+    solution = solver.solve(board.values)
+    assert solution is not None
+    shaken = board.copy()
+    for cell in rng.sample(shaken.empty_cells(), rng.randint(0, 6)):
+        shaken.place(cell, solution.values[cell])
+    for cell, digit in rng.sample(list(shaken.candidate_list()), rng.randint(0, 25)):
+        if digit != solution.values[cell] or rng.random() < 0.05:
+            shaken.eliminate(cell, digit)
+    return shaken
+
+
+@pytest.mark.corpus
+def test_the_kernels_quick_singles_trial_breaks_exactly_when_the_reference_trial_does():
+    """The bit-mask check ``_breaks`` that lets the kernel skip most nested trials, against ``Trial.follow`` at
+    level 0, for every candidate of shaken positions of the hardest puzzles (pending singles included)."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from sudoku_engine.techniques import _nets_numba
+
+    rng = random.Random(7)
+    puzzles = corpus_file("tdoku_forum_hardest_1905_11plus_even.txt").read_text().split()[:12]
+    buffers = (np.empty(81, np.int32), np.empty(81, np.int32), np.empty(800, np.int32))
+    marks = (np.empty(243, np.int32), np.empty(243, np.int8))
+    outcomes = {True: 0, False: 0}
+    for puzzle in puzzles:
+        for _ in range(3):
+            board = shaken(Board.from_grid(puzzle), rng)
+            cm, val = np.asarray(board.cands, np.int32), np.asarray(board.values, np.int32)
+            for cell, digit in board.candidate_list():
+                expected = nets.Trial(board, board.values[:], board.cands[:]).follow(cell, digit, 0)
+                assert _nets_numba._breaks(cm, val, cell, digit, *buffers, *marks) == expected, (board, cell, digit)
+                outcomes[expected] += 1
+    assert min(outcomes.values()) >= 500, outcomes
 
 
 def test_a_position_without_a_solution_gives_no_nets():
