@@ -22,10 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from corpus_stats import p95, read_tsv, read_txt
-from rating import PEER_SCRIPT, peer_python
+from rating import PEER_SCRIPT, mid_game, peer_python
 
-from sudoku_engine import solver
-from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.hints import hint
 from sudoku_engine.rating import rate
 
@@ -88,13 +86,7 @@ def hint_times(count: int) -> None:
     positions = []
     for _ in range(count):
         puzzle = rng.choice(top)
-        values = list(parse_values(puzzle))
-        solution = solver.solve(values)
-        assert solution is not None
-        blanks = [c for c in range(81) if not values[c]]
-        for cell in rng.sample(blanks, rng.randrange(len(blanks))):
-            values[cell] = solution.values[cell]
-        positions.append((puzzle, format_values(values)))
+        positions.append((puzzle, mid_game(puzzle, rng)))
     starts = [(puzzle, puzzle) for puzzle in top]
     for label, cases in ((f"{count} random positions", positions), ("the start positions", starts)):
         for budget in (None, HINT_BUDGET_S):

@@ -146,18 +146,23 @@ def compare_peer(
     )
 
 
+def mid_game(puzzle: str, rng: random.Random) -> str:
+    """A random mid-game position of the puzzle: a random share of its blanks filled with the solution."""
+    values = list(parse_values(puzzle))
+    solution = solver.solve(values)
+    assert solution is not None
+    blanks = [c for c in range(81) if not values[c]]
+    for cell in rng.sample(blanks, rng.randrange(len(blanks))):
+        values[cell] = solution.values[cell]
+    return format_values(values)
+
+
 def hint_times(puzzles: Sequence[str], count: int) -> None:
     """Hint time on random mid-game positions (a random share of the blanks filled with the solution)."""
     rng = random.Random(7)
     times = []
     for puzzle in rng.sample(list(puzzles), min(count, len(puzzles))):
-        values = list(parse_values(puzzle))
-        solution = solver.solve(values)
-        assert solution is not None
-        blanks = [c for c in range(81) if not values[c]]
-        for cell in rng.sample(blanks, rng.randrange(len(blanks))):
-            values[cell] = solution.values[cell]
-        position = format_values(values)
+        position = mid_game(puzzle, rng)
         started = time.perf_counter()
         hint(puzzle, position)
         times.append(time.perf_counter() - started)
