@@ -7,29 +7,31 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 BANK_MIN ?= 400
-BANK_JOBS ?= 2
 SERVICES := bash scripts/services.sh
 
 .PHONY: run test check-corpus bench lint chromium clean
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "creating the virtual environment $(VENV)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[web,fast,analysis]'
-	touch $@
+	@$(BIN)/python scripts/install.py -e '.[web,fast,analysis]'
+	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@ $(VENV)/.run-installed
+	@$(BIN)/python scripts/install.py -e '.[dev]'
+	@touch $@ $(VENV)/.run-installed
 
+# The server answers as soon as the database and the shipped seed set are in; the engine's kernels compile
+# (first start only) and the bank fills up to BANK_MIN unused puzzles in the background (webapp/gunicorn_conf.py).
 run: $(VENV)/.run-installed
-	$(BIN)/flask --app webapp init-db
-	$(BIN)/flask --app webapp pool seed
-	$(BIN)/sudoku-engine warm
-	$(BIN)/flask --app webapp pool ensure --min $(BANK_MIN) --jobs $(BANK_JOBS) --budget 1.5
-	$(BIN)/gunicorn --config python:webapp.gunicorn_conf --workers $(WORKERS) --bind $(HOST):$(PORT) 'webapp:create_app()'
+	@$(BIN)/flask --app webapp init-db
+	@$(BIN)/flask --app webapp pool seed
+	@echo "Serving http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	@SUDOKU_BANK_MIN=$(BANK_MIN) $(BIN)/gunicorn --config python:webapp.gunicorn_conf --workers $(WORKERS) \
+		--bind $(HOST):$(PORT) 'webapp:create_app()'
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \

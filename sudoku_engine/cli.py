@@ -30,7 +30,6 @@ from .generate import (
     METRICS,
     generate,
     generate_puzzle,
-    warm_every_kernel,
     warm_up,
 )
 from .grid import Grid, InvalidPuzzle, format_values
@@ -43,6 +42,7 @@ from .puzzle_files import InputLine, parsed_inputs, read_inputs
 from .rating import NotUnique, rate
 from .slider import target_for_slider
 from .solver import solve_count, solve_count_many
+from .warm import is_warm, warm
 
 EXIT_BAD_INPUT = 2
 NO_SOLUTION = "the puzzle has no solution"
@@ -324,10 +324,49 @@ def run_reduce(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
+class ProgressBar:
+    """Progress of counted work on a stream: a bar redrawn in place on a terminal, else a line every LINE_S."""
+
+    WIDTH = 30
+    LINE_S = 10.0
+
+    def __init__(self, label: str, stream: TextIO) -> None:
+        self.label, self.stream = label, stream
+        self.terminal = stream.isatty()
+        self.last_line = -math.inf
+
+    def __call__(self, done: int, total: int, elapsed: float) -> None:
+        """Show ``done`` of ``total`` after ``elapsed`` seconds, with an estimate of the time left."""
+        if not self.terminal and elapsed - self.last_line < self.LINE_S and done < total:
+            return
+        self.last_line = elapsed
+        filled = self.WIDTH * done // max(total, 1)
+        left = f", about {elapsed * (total - done) / done:.0f} s left" if 0 < done < total else ""
+        text = f"{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} ({elapsed:.0f} s{left})"
+        self.stream.write(f"\r{text}\x1b[K" if self.terminal else text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line on a terminal."""
+        if self.terminal:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
 def run_warm(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Load or compile every kernel and say how long it took."""
+    """Load or compile every kernel with a progress bar on stderr and say how long it took; with ``--check``, only
+    say whether that is needed (exit code 1 when it is)."""
+    if options.check:
+        ready = is_warm()
+        _emit(out, "engine kernels ready" if ready else "engine kernels not compiled for these sources yet")
+        return 0 if ready else 1
     start = time.perf_counter()
-    backend = warm_every_kernel()
+    bar = None if options.quiet else ProgressBar("compiling the engine's kernels", err)
+    try:
+        backend = warm(bar)
+    finally:
+        if bar is not None:
+            bar.close()
     _emit(out, f"engine kernels ready ({backend} backend) in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -576,6 +615,10 @@ def build_parser() -> argparse.ArgumentParser:
     warm_command = commands.add_parser(
         "warm", help="load or compile every numba kernel once (after installing, so first requests do not wait)"
     )
+    warm_command.add_argument(
+        "--check", action="store_true", help="only say whether they are compiled (exit code 1 when not)"
+    )
+    warm_command.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     warm_command.set_defaults(run=run_warm)
     return parser
 

@@ -12,7 +12,7 @@ from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
 from . import assets, db, errors, jobs, limits, research, security, validation
-from .bank import pool, top
+from .bank import fill, pool, top
 from .bank.cli import pool_cli
 from .config import load as load_settings
 from .games import learning
@@ -49,7 +49,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     jobs.init_app(
         app,
         {preparing.JOB: preparing.prepare, report_cache.JOB: report_cache.compute},
-        scheduled={learning.JOB: learning.fit_job, top.JOB: top.search_job},
+        scheduled={learning.JOB: learning.fit_job, top.JOB: top.search_job, fill.JOB: fill.fill_job},
+        at_start=(fill.JOB,),
     )
     csrf.init_app(app)
     errors.init_app(app)

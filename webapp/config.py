@@ -90,6 +90,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("POOL_REFILL_UPTO", "SUDOKU_POOL_REFILL_UPTO", 8, positive_whole_number),
     Setting("POOL_REFILL_BUDGET_S", "SUDOKU_POOL_REFILL_BUDGET_S", 3.0, positive_number),
     Setting("HINT_BUDGET_S", "SUDOKU_HINT_BUDGET_S", 2.0, positive_number),
+    Setting("BANK_MIN", "SUDOKU_BANK_MIN", 400, whole_number),  # 0: the consumers do not fill the bank
     Setting("TOP_SEARCH_S", "SUDOKU_TOP_SEARCH_S", 60, whole_number),  # 0: no search for fresh top puzzles
     Setting("TOP_UNUSED", "SUDOKU_TOP_UNUSED", 30, whole_number),
     Setting("LIMIT_NEW", "SUDOKU_LIMIT_NEW", "30 per minute"),

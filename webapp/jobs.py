@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -55,10 +55,17 @@ class Queue:
     """An app's Huey instance, opened on first use (an app that never queues a job creates no queue file), and
     its tasks by name."""
 
-    def __init__(self, app: Flask, jobs: Mapping[str, Job], scheduled: Mapping[str, Job] | None = None) -> None:
+    def __init__(
+        self,
+        app: Flask,
+        jobs: Mapping[str, Job],
+        scheduled: Mapping[str, Job] | None = None,
+        at_start: Sequence[str] = (),
+    ) -> None:
         self.app = app
         self.jobs = dict(jobs)
         self.scheduled = dict(scheduled or {})
+        self.at_start = tuple(at_start)
         self.lock = threading.Lock()
         self.opened: tuple[Huey, dict[str, Any]] | None = None
 
@@ -76,10 +83,12 @@ class Queue:
             return self.opened
 
 
-def init_app(app: Flask, jobs: Mapping[str, Job], scheduled: Mapping[str, Job] | None = None) -> None:
-    """Give the app its queue, whose tasks are the jobs (the ``scheduled`` ones also offered on a schedule), and add
-    the ``flask jobs`` commands."""
-    app.extensions[EXTENSION] = Queue(app, {**jobs, **(scheduled or {})}, scheduled)
+def init_app(
+    app: Flask, jobs: Mapping[str, Job], scheduled: Mapping[str, Job] | None = None, at_start: Sequence[str] = ()
+) -> None:
+    """Give the app its queue, whose tasks are the jobs (the ``scheduled`` ones also offered on a schedule, those
+    named in ``at_start`` also queued when a consumer process starts), and add the ``flask jobs`` commands."""
+    app.extensions[EXTENSION] = Queue(app, {**jobs, **(scheduled or {})}, scheduled, at_start)
     app.cli.add_command(jobs_cli)
 
 
@@ -207,4 +216,8 @@ def run_command(workers: int) -> None:
         os.nice(NICENESS)
     where = "Redis" if app.config.get("REDIS_URL") else str(Path(app.instance_path) / "jobs.db")
     click.echo(f"Job consumer on queue {app.config['JOBS_NAME']!r} ({where}) with {workers} worker(s).")
-    consumer(app, workers).run()
+    started = consumer(app, workers)
+    queue: Queue = app.extensions[EXTENSION]
+    for name in queue.at_start:
+        enqueue(app, name, 0)
+    started.run()

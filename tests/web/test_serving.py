@@ -1,5 +1,6 @@
 """``make run``'s server: gunicorn with ``webapp.gunicorn_conf`` starts the job consumer, a study made through HTTP
-gets ready, and Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops every process."""
+gets ready, and Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops every process; on a first
+start it serves before the kernels are compiled and before the bank is full, and both complete in the background."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from job_support import wait_for
@@ -22,6 +25,7 @@ from web_support import CSRF_META
 from sudoku_engine.generate import generate_puzzle
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 PASSWORD = "correct horse battery"
 
 
@@ -55,27 +59,27 @@ class Browser:
             return url
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], dict[str, str]]]:
-    """gunicorn as ``make run`` starts it, on a temp database, in a process group of its own; its URL."""
+Served = tuple[str, subprocess.Popen[bytes], dict[str, str]]
+BANK_MIN = 110  # ten more than the shipped seed set
+COLD_PATIENCE_S = 1200.0  # compiling every kernel takes about 90 s of a quiet core, several times that under load
+
+
+def start_server(tmp_path: Path, extra: dict[str, str], setup: list[list[str]]) -> Served:
+    """gunicorn as ``make run`` starts it, on a temp database set up by the ``flask`` commands ``setup``, in a
+    process group of its own; its URL, process and environment."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}",
         "SECRET_KEY": "served-test",
         "SUDOKU_HTMX": "vendor",
         "SUDOKU_POOL_REFILL": "0",
+        **extra,
     }
     env.pop("SUDOKU_REDIS_URL", None)
     app = f"webapp:create_app({{'INSTANCE_PATH': {str(tmp_path / 'instance')!r}}})"  # its queue: instance/jobs.db
     flask = [sys.executable, "-m", "flask", "--app", app]
-    subprocess.run([*flask, "init-db"], env=env, cwd=ROOT, check=True, capture_output=True)
-    subprocess.run(
-        [*flask, "user", "create", "served@example.org", "--password", PASSWORD],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
+    for arguments in [["init-db"], *setup]:
+        subprocess.run([*flask, *arguments], env=env, cwd=ROOT, check=True, capture_output=True)
     port = free_port()
     command = [
         sys.executable,
@@ -89,22 +93,86 @@ def server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], dict[
         f"127.0.0.1:{port}",
         app,
     ]
-    started = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+    log = (tmp_path / "server.log").open("wb")
+    started = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True, stdout=log, stderr=log)
+    return f"http://127.0.0.1:{port}", started, env
+
+
+def kill_group(started: subprocess.Popen[bytes]) -> None:
+    """Kill a server's whole process group if it still runs."""
+    if started.poll() is None:
+        os.killpg(started.pid, signal.SIGKILL)
+        started.wait()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Served]:
+    """The server on a database with a researcher account."""
+    served = start_server(tmp_path, {}, [["user", "create", "served@example.org", "--password", PASSWORD]])
     try:
-        yield f"http://127.0.0.1:{port}", started, env
+        yield served
     finally:
-        if started.poll() is None:
-            os.killpg(started.pid, signal.SIGKILL)
-            started.wait()
+        kill_group(served[1])
+
+
+@pytest.fixture
+def first_start(tmp_path: Path) -> Iterator[Served]:
+    """The server as a first ``make run`` starts it: the shipped seed set only, a bank to fill up to BANK_MIN and
+    numba's cache empty (a folder of its own)."""
+    extra = {
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"),
+        "SUDOKU_POOL_REFILL": "1",
+        "SUDOKU_BANK_MIN": str(BANK_MIN),
+    }
+    served = start_server(tmp_path, extra, [["pool", "seed"]])
+    try:
+        yield served
+    finally:
+        kill_group(served[1])
+
+
+def start_page(base: str) -> str | None:
+    """The start page once the server answers it."""
+    try:
+        with urllib.request.urlopen(base + "/", timeout=10) as response:
+            return str(response.read().decode()) if response.status == 200 else None
+    except OSError:
+        return None
 
 
 def answers(base: str) -> bool | None:
     """True once the server answers its start page."""
-    try:
-        with urllib.request.urlopen(base + "/", timeout=10) as response:
-            return True if response.status == 200 else None
-    except OSError:
-        return None
+    return None if start_page(base) is None else True
+
+
+def commands_of(group: int) -> list[list[bytes]]:
+    """The command lines of a process group's members."""
+    found = []
+    for pid in group_members(group):
+        try:
+            found.append(Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"))
+        except OSError:
+            continue  # ended meanwhile
+    return found
+
+
+def consumers(group: int) -> int:
+    """How many job consumers a server's process group has."""
+    return sum(b"jobs" in command and b"run" in command for command in commands_of(group))
+
+
+def compiling(group: int) -> bool:
+    """Whether the server's kernel compilation (``sudoku_engine warm``) runs."""
+    return any(b"sudoku_engine" in command and b"warm" in command for command in commands_of(group))
+
+
+def wait_long(check: Callable[[], T | None], what: str) -> T:
+    """Poll ``check`` every half second for up to COLD_PATIENCE_S; its first value other than None."""
+    deadline = time.monotonic() + COLD_PATIENCE_S
+    while (found := check()) is None:
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.5)
+    return found
 
 
 def test_the_server_runs_the_consumer_and_ctrl_c_stops_everything(
@@ -125,9 +193,33 @@ def test_the_server_runs_the_consumer_and_ctrl_c_stops_everything(
     assert study is not None, landed
     page = f"/research/studies/{study.group(1)}"
     wait_for(lambda: True if 'id="entry-link"' in browser.get(page) else None, "the study to be ready")
-    commands = [Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in group_members(started.pid)]
-    assert sum(b"jobs" in command and b"run" in command for command in commands) == 1  # the consumer
+    assert consumers(started.pid) == 1
     os.killpg(started.pid, signal.SIGINT)
     assert started.wait(timeout=60) == 0
     wait_for(lambda: True if not group_members(started.pid) else None, "every process of the server to stop")
+    log = (tmp_path / "server.log").read_text()
+    assert "[ERROR]" not in log and "Traceback" not in log, log  # a clean stop logs no error
     assert (instance / "jobs.db").is_file()  # the consumer and the web worker used the app's own queue
+
+
+def test_a_first_start_serves_before_the_kernels_are_compiled_and_the_bank_is_full(first_start: Served) -> None:
+    """The first page answers while the kernels compile and the bank holds only the shipped seed set, saying the
+    bank is filling; New puzzle serves meanwhile (workers on the Python references); once the kernels are ready the
+    consumer starts, the workers are replaced, the bank fills up to BANK_MIN and the notice goes."""
+    base, started, _env = first_start
+    page = wait_for(lambda: start_page(base), "the first page")
+    assert compiling(started.pid) and consumers(started.pid) == 0
+    assert 'id="bank-filling"' in page and f"100 of {BANK_MIN} puzzles" in page
+    browser = Browser(base)
+    browser.get("/")
+    game = browser.post("/new", {"slider": "20"})
+    assert re.search(r"/g/[\w-]+$", game), game
+    workers = {pid for pid in group_members(started.pid)}
+    wait_long(lambda: True if consumers(started.pid) == 1 and not compiling(started.pid) else None, "the kernels")
+    wait_long(
+        lambda: True if 'id="bank-filling"' not in (start_page(base) or 'id="bank-filling"') else None, "a full bank"
+    )
+    assert not workers & {pid for pid in group_members(started.pid)} - {started.pid}  # every worker was replaced
+    assert browser.post("/new", {"slider": "20"}) != game
+    os.killpg(started.pid, signal.SIGINT)
+    assert started.wait(timeout=60) == 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -19,53 +18,26 @@ from flask.cli import AppGroup
 from sqlalchemy import inspect
 
 from sudoku_engine import parallel
-from sudoku_engine.generate import DEFAULT_TOLERANCE, generate, warm_up
+from sudoku_engine.generate import DEFAULT_TOLERANCE, warm_up
 from sudoku_engine.puzzle_files import InputLine, parsed_inputs
-from sudoku_engine.slider import target_for_slider
 
 from .. import db
 from . import pool, seed, top
+from .fill import HIGH as ENSURE_HIGH
+from .fill import HOLE_BUDGET_FACTOR, HOLE_STEP, GenerateTask, closer, generate_task, retries_for, spread, tasks_for
+from .fill import empty_sliders as empty_sliders_in
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 EXIT_BAD_INPUT = 2
 DEFAULT_BUDGET_S = 2.0
-HOLE_STEP = 0.5  # ``ensure`` looks for slider values no bank row serves at this spacing
-HOLE_BUDGET_FACTOR = 4  # and aims at each once more with this many times the budget
-ENSURE_HIGH = 80.0  # the default top of ``ensure``: above it generation takes whole budgets (start-up stays quick)
 
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
 Command = Callable[..., None]
 
 pool_cli = AppGroup("pool", help="The puzzle bank: rated puzzles indexed by D, served once each.")
-
-
-@dataclass(frozen=True)
-class GenerateTask:
-    """One puzzle to generate: its slider value, target D, seed and time budget."""
-
-    slider: float
-    target: float
-    seed: int | None
-    budget_s: float
-
-
-def generate_task(task: GenerateTask) -> tuple[GenerateTask, pool.BankRecord, bool]:
-    """The task, the bank record of its generated puzzle and whether it hit its target (runs in worker
-    processes)."""
-    made = generate(task.target, DEFAULT_TOLERANCE, seed=task.seed, budget_s=task.budget_s)
-    return task, pool.generated_record(made), made.hit
-
-
-def retries_for(missed: list[GenerateTask], offset: int) -> list[GenerateTask]:
-    """The missed tasks once more, with new seeds (``offset`` past the first run's) and four times the budget, so
-    that a target the first try missed still gets a puzzle within tolerance and the bank's coverage has no hole."""
-    return [
-        replace(task, seed=None if task.seed is None else task.seed + offset, budget_s=4 * task.budget_s)
-        for task in missed
-    ]
 
 
 def rate_task(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, pool.BankRecord | str]:
@@ -77,22 +49,6 @@ def rate_task(item: tuple[InputLine, tuple[int, ...]]) -> tuple[InputLine, pool.
 def mapped(function: Callable[[_In], _Out], items: Iterable[_In], jobs: int) -> Iterator[_Out]:
     """function over items as they finish, over ``jobs`` worker processes when jobs > 1 (kernels loaded first)."""
     return parallel.mapped(function, items, jobs, ordered=False, prepare=warm_up)
-
-
-def spread(count: int, low: float, high: float) -> list[float]:
-    """``count`` slider values evenly spaced over [low, high] (the middle one when count is 1)."""
-    if count == 1:
-        return [(low + high) / 2]
-    step = (high - low) / (count - 1)
-    return [low + i * step for i in range(count)]
-
-
-def tasks_for(sliders: list[float], seed: int | None, budget_s: float) -> list[GenerateTask]:
-    """Generation tasks for slider values; puzzle i of a seeded run uses seed ``seed + i``."""
-    return [
-        GenerateTask(slider, target_for_slider(slider), None if seed is None else seed + i, budget_s)
-        for i, slider in enumerate(sliders)
-    ]
 
 
 def require_bank(app: Flask) -> None:
@@ -123,9 +79,7 @@ def fill_bank(app: Flask, tasks: list[GenerateTask], jobs: int) -> None:
             bar.update(1)
         retries = retries_for([task for task in tasks if task.slider in missed], len(tasks))
         for task, record, hit in mapped(generate_task, retries, jobs):
-            first = missed[task.slider]
-            closer = record if abs(record["d"] - task.target) < abs(first["d"] - task.target) else first
-            added += pool.add(session, [record if hit else closer])
+            added += pool.add(session, [record if hit else closer(task, missed[task.slider], record)])
             second += hit
         unused = pool.unused_count(session)
     click.echo(
@@ -224,24 +178,19 @@ def ensure_command(
         )
 
 
-def empty_sliders(app: Flask, low: float, high: float) -> list[float]:
-    """The slider values from LOW to HIGH (every HOLE_STEP) whose target D has no bank row within the tolerance."""
-    values = [low + HOLE_STEP * k for k in range(int((high - low) / HOLE_STEP) + 1)]
-    with db.sessions_of(app)() as session:
-        return [v for v in values if pool.rows_near(session, target_for_slider(v), DEFAULT_TOLERANCE) == 0]
-
-
 def fill_holes(app: Flask, low: float, high: float, seed: int | None, budget_s: float, jobs: int) -> None:
     """Aim once more, with a longer budget, at the slider values no bank row serves (where generation lands
     rarely), so that New puzzle finds a near row there from the start; prints how many were filled."""
-    empty = empty_sliders(app, low, high)
+    with db.sessions_of(app)() as session:
+        empty = empty_sliders_in(session, low, high)
     if not empty:
         return
     with progress_bar(len(empty), "filling holes") as bar, db.sessions_of(app)() as session:
         for _task, record, _hit in mapped(generate_task, tasks_for(empty, seed, budget_s), jobs):
             pool.add(session, [record])
             bar.update(1)
-    left = empty_sliders(app, low, high)
+    with db.sessions_of(app)() as session:
+        left = empty_sliders_in(session, low, high)
     click.echo(f"aimed at {len(empty)} slider values no bank puzzle was near: {len(empty) - len(left)} now are")
 
 

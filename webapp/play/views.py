@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from sudoku_engine.grid import Grid, InvalidPuzzle
 
-from ..bank import pool
+from ..bank import fill, pool
 from ..db import get_session
 from ..games import boardview, calibration, hints, store
 from ..games.access import StudyPlace, may_play, study_context, study_ended
@@ -83,6 +83,7 @@ def index() -> ResponseReturnValue:
         slider=DEFAULT_SLIDER,
         info=slider_description(get_session(), DEFAULT_SLIDER),
         request_timeout_ms=round(1000 * (budget_s + NEW_REQUEST_MARGIN_S)),
+        bank=fill.state(current_app, get_session()),
     )
 
 
