@@ -45,7 +45,10 @@ from .solver import solve_count, solve_count_many
 from .warm import is_warm, warm
 
 EXIT_BAD_INPUT = 2
+EXIT_MISSED = 1  # generate: every puzzle printed, but at least one missed its target difficulty
 NO_SOLUTION = "the puzzle has no solution"
+MANY_SOLUTIONS = "the puzzle has more than one solution (--any prints one of them)"
+SOLVED = "the puzzle is already solved: nothing to rate"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -129,9 +132,11 @@ def _solve_output(
         _emit(out, json.dumps(record))
     elif options.count:
         _emit(out, str(record["solutions"]))
-    elif record["solution"] is None:
+    elif record["solution"] is None or (record["solutions"] != 1 and not options.any):
         bad.append(1)
-        err.write(f"error: {item.source}:{item.line}: {NO_SOLUTION}\n")
+        err.write(
+            f"error: {item.source}:{item.line}: {NO_SOLUTION if record['solution'] is None else MANY_SOLUTIONS}\n"
+        )
     else:
         _emit(out, str(record["solution"]))
 
@@ -144,6 +149,8 @@ def _rate_item(
 ) -> tuple[InputLine, dict[str, object] | str]:
     """The rating record of one input, or the reason it cannot be rated (runs in worker processes too)."""
     line, values = item
+    if all(values):
+        return line, SOLVED
     try:
         return line, rate(values, timeout=timeout, measures=MEASURE_SETS[measures]).as_dict()
     except NotUnique as exc:
@@ -268,7 +275,8 @@ def _level_options_error(options: argparse.Namespace) -> str | None:
 def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Rate each input puzzle (over ``--jobs`` processes), in input order; 2 when any input was bad.
 
-    With ``--levels K --reference FILE`` each record gets its seed 002 level (1..K) of ``--level-metric``.
+    With ``--levels K --reference FILE`` each record gets its level (1..K) of ``--level-metric``, as MCM 2008 team
+    2858 grade (``levels``).
     """
     problem = _level_options_error(options)
     if problem:
@@ -284,16 +292,37 @@ def run_rate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"error: {made}\n")
             return EXIT_BAD_INPUT
         levels = made
-    columns = ["puzzle", "se_like", "hodoku_like", "hodoku_level", "hardest_technique"]
-    for _item, result in _rated(options, options.puzzles, err, bad, "rated"):
+    columns = [*RATE_COLUMNS, *["level"] * (levels is not None)]
+    for number, (_item, result) in enumerate(_rated(options, options.puzzles, err, bad, "rated")):
         if levels is not None:
             value = _level_value(result, options.level_metric)
             result["level"] = None if value is None else levels.level(value)
         if options.jsonl:
             _emit(out, json.dumps(result))
-        else:
-            _emit(out, "\t".join(str(result[key]) for key in columns + ["level"] * (levels is not None)))
+            continue
+        if number == 0:
+            _emit(out, "\t".join(RATE_HEADERS.get(key, key) for key in columns))
+        _emit(out, "\t".join(_cell(result.get(key)) for key in columns))
     return EXIT_BAD_INPUT if bad else 0
+
+
+# Plain ``rate`` prints a header line and these fields of the rate record, tab-separated (``--jsonl``: all of them).
+RATE_COLUMNS = (
+    "puzzle",
+    "D",
+    "label",
+    "predicted_minutes",
+    "se_like",
+    "hodoku_like",
+    "hodoku_level",
+    "hardest_technique",
+)
+RATE_HEADERS = {"label": "zone", "predicted_minutes": "minutes"}
+
+
+def _cell(value: object) -> str:
+    """A TSV cell of a rate record's field: an empty cell for a missing value (a timeout, minutes beyond the fit)."""
+    return "" if value is None else str(value)
 
 
 def _reduce_record(values: tuple[int, ...], seed: int | None) -> dict[str, object] | str:
@@ -446,11 +475,29 @@ def run_generate(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     warm_up()
     progress = _Progress(err, "generated")
     make = partial(_generate_item, options=options)
-    for record in mapped(make, range(options.count), options.jobs):
+    missed = 0
+    for index, record in enumerate(mapped(make, range(options.count), options.jobs), start=1):
         progress.tick()
         _emit(out, json.dumps(record) if options.jsonl else str(record["puzzle"]))
+        if record.get("hit") is False:
+            missed += 1
+            err.write(f"warning: {_missed(index, record, options)}\n")
     progress.close()
-    return 0
+    return EXIT_MISSED if missed else 0
+
+
+def _missed(index: int, record: dict[str, object], options: argparse.Namespace) -> str:
+    """What a puzzle that missed its target got instead, and what may help."""
+    aim = (
+        f"slider {options.slider:g}, target {options.metric} {record['target']}"
+        if options.slider is not None
+        else f"target {options.metric} {record['target']}"
+    )
+    return (
+        f"puzzle {index} (seed {record['seed']}) has {options.metric} {record['value']}, outside {aim} "
+        f"+/- {record['tolerance']}: the closest found in {options.budget:g} s; a longer --budget or another --seed "
+        "may land"
+    )
 
 
 def _slider(text: str) -> float:
@@ -517,7 +564,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument(
         "--count",
         action="store_true",
-        help="print the number of solutions (0, 1 or 2); without it or --jsonl, no solution is a bad line (exit 2)",
+        help="print the number of solutions (0, 1 or 2); without it or --jsonl, a puzzle without exactly one "
+        "solution is a bad line (exit 2)",
+    )
+    solve.add_argument(
+        "--any", action="store_true", help="print a solution even when the puzzle has more than one (one of them)"
     )
     solve.add_argument("--jsonl", action="store_true", help="one JSON object per input line")
     _scheduler_option(solve)
@@ -533,13 +584,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--measures",
         choices=tuple(MEASURE_SETS),
         default="d",
-        help="seed measures to take: d (the default: those D reads), all (d and seed 002's slow hsolve) or none",
+        help="the research papers' measures to take: d (the default: those D reads), all (d and the slow hsolve, a "
+        "simulated human solver from MCM 2008 team 2858) or none",
     )
     rate_command.add_argument(
         "--levels",
         type=_ranged_int(1, 1000),
         metavar="K",
-        help="add a level 1..K: K intervals of equal share of the --reference ratings (seed 002)",
+        help="add a level 1..K: K intervals of equal share of the --reference ratings (as MCM 2008 team 2858 grade)",
     )
     rate_command.add_argument(
         "--reference",
@@ -593,13 +645,14 @@ def build_parser() -> argparse.ArgumentParser:
     generate_command.add_argument(
         "--scheme",
         choices=simonis.SCHEMES + simonis.EXTRA_SCHEMES,
-        help="dig while this propagation scheme solves the puzzle without search (seed 004, section 8)",
+        help="dig while this propagation scheme solves the puzzle without search (Simonis, Sudoku as a Constraint "
+        "Problem, section 8)",
     )
     generate_command.add_argument("--jsonl", action="store_true", help="one JSON object per puzzle")
     generate_command.set_defaults(run=run_generate)
 
     reduce_command = commands.add_parser(
-        "reduce", help="remove redundant givens until the puzzle is locally minimal (same solution; seed 004)"
+        "reduce", help="remove redundant givens until the puzzle is locally minimal (same solution; as Simonis does)"
     )
     reduce_command.add_argument(
         "puzzles", nargs="*", help="puzzle texts, .txt/.tsv files, or - for stdin (the default)"

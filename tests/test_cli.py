@@ -255,7 +255,8 @@ def test_rate_levels_from_a_reference_of_records(tmp_path, capsys, monkeypatch, 
         monkeypatch,
         ["rate", "--measures", "none", "--levels", "4", "--reference", str(reference), *easy50[:12]],
     )
-    assert [line.split("\t")[-1] for line in plain] == [str(r["level"]) for r in records]
+    assert plain[0].split("\t")[-1] == "level"  # the header's last column
+    assert [line.split("\t")[-1] for line in plain[1:]] == [str(r["level"]) for r in records]
 
 
 def test_rate_levels_from_a_reference_of_puzzles_rated_first(tmp_path, capsys, monkeypatch, easy50):
@@ -447,6 +448,46 @@ def test_solve_of_a_puzzle_without_a_solution_is_a_bad_line():
     # Row 1 holds 1-8, so r1c9 must be 9, which column 9 already has in r2c9.
     code, out, err = run_process(["solve", NO_SOLUTION, EULER_01])
     assert (code, out, err) == (2, [EULER_01_SOLUTION], ["error: argument:1: the puzzle has no solution"])
+
+
+@pytest.mark.parametrize("puzzle", [TWO_SOLUTIONS, "1" + "." * 80])
+def test_solve_of_a_puzzle_with_many_solutions_is_a_bad_line_unless_any_is_asked(puzzle):
+    code, out, err = run_process(["solve", puzzle, EULER_01])
+    assert (code, out) == (2, [EULER_01_SOLUTION])
+    assert err == ["error: argument:1: the puzzle has more than one solution (--any prints one of them)"]
+    code, out, err = run_process(["solve", "--any", puzzle])
+    assert (code, err) == (0, []) and len(out) == 1
+    assert is_valid_solution(parse_values(puzzle), parse_values(out[0]))  # checked from the rules alone
+
+
+def test_plain_rate_prints_a_header_then_d_zone_and_minutes(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, ["rate", EULER_01])
+    assert (code, err) == (0, [])
+    header, row = out
+    assert header.split("\t") == [
+        "puzzle", "D", "zone", "minutes", "se_like", "hodoku_like", "hodoku_level", "hardest_technique"
+    ]  # fmt: skip
+    rating = rate(EULER_01)
+    expected = [EULER_01, str(round(rating.d, 3)), rating.label, str(rating.as_dict()["predicted_minutes"])]
+    assert row.split("\t")[:4] == expected and row.split("\t")[-1] == rating.hardest_technique
+
+
+def test_rate_refuses_a_solved_grid_as_the_web_form_does():
+    code, out, err = run_process(["rate", EULER_01_SOLUTION, EULER_01])
+    assert code == 2 and len(out) == 2 and out[1].startswith(EULER_01 + "\t")  # the header and the good line
+    assert err == ["error: argument:1: the puzzle is already solved: nothing to rate"]
+
+
+def test_generate_warns_of_a_missed_target_and_exits_1(capsys, monkeypatch):
+    """The top of the slider (D 12.5) cannot be generated on demand: the closest puzzle found is printed, with a
+    warning naming the D it has; a run whose every puzzle hit exits 0 without a warning."""
+    code, out, err = run(capsys, monkeypatch, ["generate", "--slider", "100", "--seed", "2", "--budget", "0.2"])
+    assert code == 1 and len(out) == 1 and count_solutions(out[0]) == 1
+    d = rate(out[0]).d
+    assert len(err) == 1 and err[0].startswith(f"warning: puzzle 1 (seed 2) has D {round(d, 3)}, outside slider 100")
+    argv = ["generate", "--slider", "5", "--seed", "2", "--jsonl", "--budget", str(NO_BUDGET_S)]
+    code, out, err = run(capsys, monkeypatch, argv)
+    assert json.loads(out[0])["hit"] and (code, err) == (0, [])
 
 
 @pytest.mark.parametrize("command", ["solve", "rate", "reduce"])

@@ -36,7 +36,12 @@ def scheduler():
     with (
         never_again,
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+            # the dashboard on a free port: two test processes may each start a cluster at once
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
         ) as local,
     ):
         yield local.scheduler_address

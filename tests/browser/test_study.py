@@ -203,7 +203,9 @@ def create_account(app: Flask, email: str, password: str, *, admin: bool = False
 @pytest.fixture(scope="module")
 def researcher(live_app: tuple[Flask, str]) -> tuple[str, str]:
     """A researcher account made with ``flask user create`` on the live app; its email and password."""
-    assert f"Created the researcher account {EMAIL}." in create_account(live_app[0], EMAIL, PASSWORD)
+    assert f"Created the researcher account {EMAIL}: not an administrator" in create_account(
+        live_app[0], EMAIL, PASSWORD
+    )
     return EMAIL, PASSWORD
 
 

@@ -24,6 +24,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from job_support import computed_report, prepared
+from markupsafe import escape
 from sqlalchemy import func, select
 from test_play_routes import blanks, show_game
 from test_studies import EMAIL, PASSWORD, enter_study, form_token, open_study
@@ -192,6 +193,9 @@ def test_simulated_study_recovers_the_model(app: Flask, client: FlaskClient, clo
     assert sum(1 for row in csv.DictReader(io.StringIO(long)) if row["kind"] == "enter") == sent
     page = computed_report(client, study_id)
     assert 'id="correlation-table"' in page and 'id="table-two"' in page and "<svg" in page
+    assert set(by_name) <= set(report.MEANINGS) and "seed 00" not in page  # each rating says what it measures
+    for name in by_name:
+        assert f'<td class="rating-meaning">{escape(report.MEANINGS[name])}</td>' in page
     refit = client.post(f"/research/studies/{study_id}/calibrate", data={"csrf_token": form_token(client, "/")})
     assert refit.status_code == 303
     with app.app_context():

@@ -77,7 +77,13 @@ def create_user(email: str, password: str, admin: bool) -> None:
             raise click.UsageError(f"There is already an account for {email}.")
         session.add(User(email=email, password_hash=hash_password(password), is_admin=admin))
         session.commit()
-    click.echo(f"Created the {'administrator' if admin else 'researcher'} account {email}.")
+    if admin:
+        click.echo(f"Created the administrator account {email}.")
+    else:
+        click.echo(
+            f"Created the researcher account {email}: not an administrator (it sees its own studies only); "
+            f"`flask user set {email} --admin` makes it one."
+        )
 
 
 @user_cli.command("set")

@@ -50,7 +50,7 @@ def _metric(path: str) -> Callable[[dict[str, Any]], float | None]:
 
 
 def _schemes_failed(record: dict[str, Any]) -> float | None:
-    """How many of Simonis' propagation schemes do not solve the puzzle (seed 004)."""
+    """How many of Simonis' propagation schemes do not solve the puzzle without search."""
     schemes = (record.get("metrics") or {}).get("schemes")
     return float(sum(not solved for solved in schemes.values())) if isinstance(schemes, dict) else None
 
@@ -60,12 +60,33 @@ RATINGS: dict[str, Callable[[dict[str, Any]], float | None]] = {
     "predicted minutes": _metric("predicted_minutes"),
     "se_like": _metric("se_like"),
     "hodoku_like": _metric("hodoku_like"),
-    "call count (seed 000)": _metric("metrics.call_count"),
-    "guesses (seed 001)": _metric("metrics.findling.guesses"),
-    "hsolve (seed 002)": _metric("metrics.hsolve"),
-    "inferences (seed 003)": _metric("metrics.r_reduction.inferences"),
-    "entropy (seed 003)": _metric("metrics.entropy"),
-    "schemes failed (seed 004)": _schemes_failed,
+    "call count (Fatemi et al.)": _metric("metrics.call_count"),
+    "guesses (Findling)": _metric("metrics.findling.guesses"),
+    "hsolve (MCM 2008 team 2858)": _metric("metrics.hsolve"),
+    "inferences (Chen)": _metric("metrics.r_reduction.inferences"),
+    "entropy (Chen)": _metric("metrics.entropy"),
+    "schemes failed (Simonis)": _schemes_failed,
+}
+# What each rating measures, in one line, beside its name in the report.
+MEANINGS: dict[str, str] = {
+    "D": "this app's difficulty score: the hardest technique a human solver needs, and how much work it takes",
+    "predicted minutes": "the solving time this app predicts for its players, from its time model",
+    "se_like": "the hardest step on Sudoku Explainer's scale (about 1.2 for a single up to 11 and more for nested "
+    "forcing chains)",
+    "hodoku_like": "HoDoKu's score: the sum of the scores of every step of the logical solve",
+    "call count (Fatemi et al.)": "calls a backtracking search with arc consistency makes, as in Fatemi, Kazemi and "
+    "Mehrasa, Rating and Generating Sudoku Puzzles Based On Constraint Satisfaction Problems",
+    "guesses (Findling)": "the guesses a solver of simple logic plus backtracking makes, as in Findling, Sudoku: A "
+    "Constraint Satisfaction Problem",
+    "hsolve (MCM 2008 team 2858)": "the average effort of a simulated human solver who tries strategies from the "
+    "easiest up (the 2008 Mathematical Contest in Modeling paper of team 2858)",
+    "inferences (Chen)": "the assumptions Inference makes once r-Reduction is stuck, as in Chen, Heuristic Reasoning "
+    "on Graph and Game Complexity of Sudoku",
+    "entropy (Chen)": "the mean over the cells of log2 of their candidates once each given has left its peers, "
+    "from the same paper",
+    "givens": "the number of digits the puzzle starts with (a common but weak guide to difficulty)",
+    "schemes failed (Simonis)": "how many of the propagation schemes of Simonis, Sudoku as a Constraint Problem, "
+    "cannot solve the puzzle without search",
 }
 
 
@@ -357,7 +378,7 @@ def text_lines(report: Report) -> list[str]:
     model = f"Spearman(b, D) {_fmt(report.b_vs_d)}, residual SD {_fmt(report.residual_sd)}"
     lines.append(f"Model log t = b - theta: {model}")
     lines.append("")
-    lines.append("Minutes (participants x puzzles, seed 000 Table II layout):")
+    lines.append("Minutes (participants x puzzles, laid out as Table II of Fatemi, Kazemi and Mehrasa):")
     lines.append("     " + "".join(f"{row.position + 1:>7}" for row in report.puzzles))
     for index, minutes in enumerate(report.minutes, 1):
         lines.append(f"{index:>4} " + "".join(f"{_fmt(m, 1):>7}" for m in minutes))

@@ -297,6 +297,7 @@ def report_page(found: Study, refit_error: str | None = None, status: int = 200)
         view=view,
         report=shown,
         missing=report.missing(shown) if shown is not None else [],
+        meanings=report.MEANINGS,
         refit_problem=refit_error or report.refit_problem(session, found),
         withdrawals=rights.withdrawals(session, found),
         calibration=calibration.in_force(session),
