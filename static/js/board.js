@@ -3,6 +3,10 @@
 // digits always act on the selection the player sees.
 // The board lives on the server: every action is posted through htmx, one at a time and in order, with the
 // client's clock and an idempotency key; the answer swaps in the cells that changed and the controls' state.
+// A digit, a mark, a colour, an erase, an undo or a redo is also drawn at once, before the server answers, by the
+// same rules the server applies (webapp/games/playstate.py); the server's answers stay the record: they redraw
+// what they changed (the page then draws again the actions still on their way), and a refused action brings the
+// whole board back to the server's state, with the server's message.
 (function () {
   "use strict";
 
@@ -27,6 +31,29 @@
   // Set when this page paused the game, until the player resumes: an answer to an earlier action that still
   // says "running" must not bring the board back.
   let pausedHere = false;
+  // Optimistic drawing: the after-states of the actions drawn but not yet answered, in order, and the page's own
+  // history of the actions it drew (an undo or redo of one of them is drawn at once too; others wait for the
+  // server). A refused action sets resync: once every action is answered, the board is read from the server.
+  const drawnPending = [];
+  let localUndo = [];
+  let localRedo = [];
+  let resync = false;
+  let refusal = "";  // the message of the last refused action, shown again once the board is the server's
+  const peersOf = [];
+  for (let cell = 0; cell < 81; cell += 1) {
+    const row = Math.floor(cell / 9);
+    const col = cell % 9;
+    const peers = [];
+    for (let other = 0; other < 81; other += 1) {
+      const r = Math.floor(other / 9);
+      const c = other % 9;
+      const sameBox = Math.floor(r / 3) === Math.floor(row / 3) && Math.floor(c / 3) === Math.floor(col / 3);
+      if (other !== cell && (r === row || c === col || sameBox)) {
+        peers.push(other);
+      }
+    }
+    peersOf.push(peers);
+  }
 
   function cellAt(name) {
     return document.getElementById("cell-" + name);
@@ -157,18 +184,306 @@
     select("r" + row + "c" + col, adding);
   }
 
-  // Requests: queued so that actions reach the server in the order they were made.
-  function post(url, values) {
+  // Requests: queued so that actions reach the server in the order they were made. ``drawn`` is the action's
+  // after-state when the page drew it already (null otherwise).
+  function post(url, values, drawn) {
     const body = Object.assign({client_ms: String(performance.now()), key: actionKey()}, values || {});
     const next = function () {
       return htmx.ajax("POST", url, {source: board, target: "#message", swap: "none", values: body});
     };
     inflight += 1;
+    game.dataset.pending = String(inflight);
+    if (drawn) {
+      drawnPending.push(drawn);
+    }
     const done = function () {
       inflight -= 1;
+      game.dataset.pending = String(inflight);
+      if (drawn) {
+        drawnPending.splice(drawnPending.indexOf(drawn), 1);
+      }
+      drawnPending.forEach(function (later) {
+        draw(later, false);  // the answer redrew its cells: the actions still on their way go over them again
+      });
+      if (resync && inflight === 0) {
+        resync = false;
+        reloadBoard();
+        say(refusal, true);  // later answers announced their own actions over it
+      }
     };
     pending = pending.then(next, next).then(done, done);
     return pending;
+  }
+
+  // The board as the page shows it, cell by cell: digit, given, corner and centre marks (bit masks), colour.
+  function readCell(el) {
+    const marks = function (selector) {
+      let mask = 0;
+      el.querySelectorAll(selector + " .m").forEach(function (mark) {
+        mask |= 1 << (Number(mark.textContent) - 1);
+      });
+      return mask;
+    };
+    const colour = /(?:^| )colour-([1-9])(?: |$)/.exec(el.className);
+    return {
+      digit: Number(el.dataset.digit || 0),
+      given: el.classList.contains("given"),
+      corner: marks(".corner"),
+      centre: marks(".centre"),
+      colour: colour ? Number(colour[1]) : 0,
+    };
+  }
+
+  function readBoard() {
+    return Array.from(board.querySelectorAll("[data-cell]"), readCell);
+  }
+
+  function indexOf(name) {
+    return (Number(name[1]) - 1) * 9 + Number(name[3]) - 1;
+  }
+
+  function nameOf(cell) {
+    return "r" + (Math.floor(cell / 9) + 1) + "c" + (cell % 9 + 1);
+  }
+
+  function bit(digit) {
+    return 1 << (digit - 1);
+  }
+
+  function digitsOf(mask) {
+    const found = [];
+    for (let digit = 1; digit <= 9; digit += 1) {
+      if (mask & bit(digit)) {
+        found.push(digit);
+      }
+    }
+    return found;
+  }
+
+  // The after-states of an action, as playstate.py computes them (null: the server refuses it, so nothing is
+  // drawn and its message comes with the answer). ``after`` maps a cell to its new {digit, corner, centre, colour}.
+  function predict(kind, cells, digit) {
+    const now = readBoard();
+    const after = new Map();
+    const current = function (cell) {
+      return after.get(cell) || Object.assign({}, now[cell]);
+    };
+    const put = function (cell, changes) {
+      after.set(cell, Object.assign(current(cell), changes));
+    };
+    const place = function (cell) {
+      put(cell, {digit: digit, corner: 0, centre: 0});
+      peersOf[cell].forEach(function (peer) {
+        const state = current(peer);
+        put(peer, {corner: state.corner & ~bit(digit), centre: state.centre & ~bit(digit)});
+      });
+    };
+    const open = cells.filter(function (cell) {
+      return !now[cell].given;
+    });
+    if (kind === "colour") {
+      const all = cells.every(function (cell) {
+        return now[cell].colour === digit;
+      });
+      cells.forEach(function (cell) {
+        put(cell, {colour: digit && all ? 0 : digit});
+      });
+      return after;
+    }
+    if (kind === "erase") {
+      if (open.some(function (cell) { return now[cell].digit; })) {
+        open.forEach(function (cell) { put(cell, {digit: 0}); });
+      } else if (open.some(function (cell) { return now[cell].corner || now[cell].centre; })) {
+        open.forEach(function (cell) { put(cell, {corner: 0, centre: 0}); });
+      } else {
+        cells.forEach(function (cell) { put(cell, {colour: 0}); });
+      }
+      return after;
+    }
+    if (!open.length) {
+      return null;
+    }
+    if (kind === "digit") {
+      const clearing = digit === 0 || open.every(function (cell) {
+        return now[cell].digit === digit;
+      });
+      open.forEach(function (cell) {
+        if (clearing && cells.length === 1 && !now[cell].digit) {
+          put(cell, {corner: 0, centre: 0});  // clearing an empty cell takes its marks away
+        } else if (clearing) {
+          put(cell, {digit: 0});
+        } else {
+          place(cell);
+        }
+      });
+      return after;
+    }
+    const empty = open.filter(function (cell) {
+      return !now[cell].digit;
+    });
+    if (!empty.length) {
+      return null;
+    }
+    const adding = !empty.every(function (cell) {
+      return now[cell][kind] & bit(digit);
+    });
+    empty.forEach(function (cell) {
+      const marks = now[cell][kind];
+      put(cell, {[kind]: adding ? marks | bit(digit) : marks & ~bit(digit)});
+    });
+    return after;
+  }
+
+  // Draw after-states into the cells (as templates/play/_cell.html renders them), the conflicts they make, and,
+  // for a new action, the history buttons.
+  function draw(after, record) {
+    const before = new Map();
+    after.forEach(function (state, cell) {
+      const el = cellAt(nameOf(cell));
+      before.set(cell, readCell(el));
+      renderCell(el, cell, state);
+    });
+    markConflicts();
+    if (record) {
+      setHistory(true, false);  // the server's history takes it, and a new action ends the redos
+    }
+    paint();
+    return before;
+  }
+
+  // A cell is drawn as a new element in place of the old one, as the server's answers swap cells in (Chromium does
+  // not always restyle a tint's ::before for a class changed in place).
+  function renderCell(el, cell, state) {
+    const shown = Object.assign(readCell(el), state);
+    const drawn = el.cloneNode(false);
+    drawn.className = el.className.replace(/(?:^| )(?:colour-[1-9]|mistake)(?= |$)/g, "");
+    if (shown.colour) {
+      drawn.classList.add("colour-" + shown.colour);
+    }
+    if (shown.digit) {
+      drawn.dataset.digit = String(shown.digit);
+    } else {
+      delete drawn.dataset.digit;
+    }
+    const marks = function (kind, mask) {
+      const digits = digitsOf(mask);
+      if (!digits.length) {
+        return "";
+      }
+      const size = kind === "corner" ? " n" + digits.length : "";
+      return '<span class="' + kind + size + '" aria-hidden="true">' + digits.map(function (d) {
+        return '<span class="m m' + d + '">' + d + "</span>";
+      }).join("") + "</span>";
+    };
+    drawn.innerHTML = shown.digit ? '<span class="digit" aria-hidden="true">' + shown.digit + "</span>"
+      : marks("corner", shown.corner) + marks("centre", shown.centre);
+    drawn.setAttribute("aria-label", labelOf(cell, shown));
+    const focused = document.activeElement === el;
+    el.replaceWith(drawn);
+    if (focused) {
+      drawn.focus({preventScroll: true});
+    }
+  }
+
+  function labelOf(cell, state) {
+    const parts = ["Row " + (Math.floor(cell / 9) + 1) + ", column " + (cell % 9 + 1)];
+    if (state.given) {
+      parts.push("given " + state.digit);
+    } else if (state.digit) {
+      parts.push(String(state.digit));
+    } else {
+      parts.push("empty");
+      if (state.corner) {
+        parts.push("corner marks " + digitsOf(state.corner).join(" "));
+      }
+      if (state.centre) {
+        parts.push("candidates " + digitsOf(state.centre).join(" "));
+      }
+    }
+    if (state.colour) {
+      const swatch = document.querySelector('.pad-digit[data-digit="' + state.colour + '"]');
+      parts.push("colour " + (swatch ? swatch.dataset.colourName : state.colour));
+    }
+    return parts.join(", ");
+  }
+
+  function markConflicts() {
+    const now = readBoard();
+    board.querySelectorAll("[data-cell]").forEach(function (el, cell) {
+      const clash = now[cell].digit > 0 && peersOf[cell].some(function (peer) {
+        return now[peer].digit === now[cell].digit;
+      });
+      if (clash === el.classList.contains("conflict")) {
+        return;
+      }
+      el.classList.toggle("conflict", clash);
+      const label = el.getAttribute("aria-label");
+      el.setAttribute("aria-label", clash ? label + ", conflict" : label.replace(/, conflict(?=,|$)/, ""));
+    });
+  }
+
+  // The history buttons as an action drawn at once leaves them: true enables, false disables, null leaves the
+  // button as it is (the server's answer says).
+  function setHistory(canUndo, canRedo) {
+    [["undo", canUndo], ["redo", canRedo]].forEach(function (pair) {
+      const button = document.querySelector('[data-action="' + pair[0] + '"]');
+      if (button && pair[1] !== null) {
+        button.setAttribute("aria-disabled", pair[1] ? "false" : "true");
+      }
+    });
+  }
+
+  // Post an action drawn at once: its after-state goes to the page's history (a new action ends the redos).
+  function postDrawn(url, values, after) {
+    if (!after) {
+      post(url, values);
+      return;
+    }
+    localRedo = [];
+    const before = draw(after, true);
+    localUndo.push({before: before, after: after});
+    post(url, values, after);
+  }
+
+  // Undo or redo drawn at once when the page drew the action it takes back (else the server's answer draws it).
+  function postHistory(action, url) {
+    const from = action === "undo" ? localUndo : localRedo;
+    const to = action === "undo" ? localRedo : localUndo;
+    const entry = from.pop();
+    if (!entry) {
+      localUndo = [];  // the server takes back an action this page did not draw: its history is the server's now
+      localRedo = [];
+      post(url);
+      return;
+    }
+    to.push(entry);
+    draw(action === "undo" ? entry.before : entry.after, false);
+    setHistory(action === "redo" ? true : null, action === "undo" ? true : null);
+    post(url, {}, action === "undo" ? entry.before : entry.after);
+  }
+
+  // After a refused action: the board, the history buttons and the message as the server has them.
+  function reloadBoard() {
+    localUndo = [];
+    localRedo = [];
+    fetch(base, {credentials: "same-origin"}).then(function (answer) {
+      return answer.text();
+    }).then(function (text) {
+      const fresh = new DOMParser().parseFromString(text, "text/html");
+      fresh.querySelectorAll("#board [data-cell]").forEach(function (el) {
+        const mine = cellAt(el.dataset.cell);
+        if (mine) {
+          mine.replaceWith(el);
+        }
+      });
+      const history = fresh.getElementById("history");
+      if (history) {
+        document.getElementById("history").replaceWith(history);
+      }
+      paint();
+    }).catch(function () {
+      say("The server could not be reached; reload the page to see the board as it was saved.", true);
+    });
   }
 
   // A pause because the page is hidden must reach the server even if the page is being closed or reloaded:
@@ -191,7 +506,10 @@
     }
     const how = entryMode || mode;
     if (selection.size > 1 || how === "colour") {
-      post(base + "/cells", {cells: Array.from(selection).join(","), digit: String(digit), mode: how});
+      const cells = Array.from(selection, indexOf).sort(function (a, b) { return a - b; });
+      const kind = how === "colour" ? "colour" : (digit === 0 ? "erase" : how);
+      const values = {cells: Array.from(selection).join(","), digit: String(digit), mode: how};
+      postDrawn(base + "/cells", values, predict(kind, cells, digit));
       return;
     }
     if (cell.classList.contains("given")) {
@@ -199,9 +517,10 @@
       return;
     }
     if (digit === 0) {
-      post(base + "/cell/" + selected, {digit: "0"});
+      postDrawn(base + "/cell/" + selected, {digit: "0"}, predict("digit", [indexOf(selected)], 0));
     } else {
-      post(base + "/cell/" + selected, {digit: String(digit), mode: entryMode || mode});
+      const values = {digit: String(digit), mode: how};
+      postDrawn(base + "/cell/" + selected, values, predict(how, [indexOf(selected)], digit));
     }
   }
 
@@ -237,7 +556,13 @@
       return;
     } else if (action === "close-hint") {
       document.querySelector(".hint-dock").classList.add("closed");
+    } else if (action === "undo" || action === "redo") {
+      postHistory(action, button.dataset.url);
     } else {
+      if (action === "apply" || action === "autofill" || action === "clear-marks") {
+        localUndo = [];  // the server's history gets an action this page did not draw: its undo waits for it
+        localRedo = [];
+      }
       if (action === "hint") {
         document.querySelector(".hint-dock").classList.remove("closed");
       }
@@ -448,6 +773,8 @@
   });
   document.getElementById("restart-dialog").addEventListener("close", function (event) {
     if (event.target.returnValue === "restart") {
+      localUndo = [];
+      localRedo = [];
       post(document.getElementById("restart").dataset.url);
     }
     backToBoard();
@@ -467,11 +794,15 @@
     }
   });
   document.body.addEventListener("htmx:responseError", function (event) {
+    resync = true;
     const answer = new DOMParser().parseFromString(event.detail.xhr.responseText, "text/html");
-    say(answer.body.textContent.trim() || "The server refused this change.", true);
+    refusal = answer.body.textContent.trim() || "The server refused this change.";
+    say(refusal, true);
   });
   document.body.addEventListener("htmx:sendError", function () {
-    say("The server could not be reached; the last change was not saved.", true);
+    resync = true;
+    refusal = "The server could not be reached; the last change was not saved.";
+    say(refusal, true);
   });
 
   readClock();

@@ -179,11 +179,19 @@ def snapshot(page: Page) -> list[str]:
     return [str(item) for item in found]
 
 
+def settled(page: Page, timeout: float = 10000) -> None:
+    """Wait until the server has answered every action the page sent (the page draws an action at once, before
+    the server stores it: ``#game[data-pending]`` counts those on their way)."""
+    page.wait_for_function("() => (document.getElementById('game').dataset.pending || '0') === '0'", timeout=timeout)
+
+
 def wait_for_board(page: Page, expected: list[str], timeout: float = 5000) -> None:
-    """Wait until the board shows exactly these cells (see snapshot), then check it."""
+    """Wait until the board shows exactly these cells (see snapshot) and the server has answered every action,
+    then check it (the server's answers redraw what they change)."""
     want = json.dumps(expected, separators=(",", ":"))
     with contextlib.suppress(PlaywrightTimeoutError):
         page.wait_for_function(f"(want) => JSON.stringify(({SNAPSHOT_JS})()) === want", arg=want, timeout=timeout)
+    settled(page, timeout)
     assert snapshot(page) == expected
 
 
@@ -690,6 +698,7 @@ def test_mistake_checking_off_by_default_then_on_then_off(
     expect(page.locator("#board .mistake")).to_have_count(0)
     expect(cell_at(page, wrong_cell)).to_have_attribute("aria-label", f"{spoken(wrong_cell)}, {wrong}")
 
+    settled(page)
     events = events_of(live_app[0], game_id)
     assert [e.detail for e in events if e.kind == "check"] == [{"on": True}, {"on": False}]
     assert stored(live_app[0], game_id).mistakes == 1

@@ -36,6 +36,7 @@ from test_board import (
     new_page,
     open_puzzle,
     peers,
+    settled,
     spoken,
     stored,
     values_of,
@@ -296,6 +297,7 @@ def test_colour_marks_by_key_and_pad_are_named_kept_on_reload_and_undone(
     expect(cell_at(page, given)).to_have_attribute("aria-label", f"{spoken(given)}, given {puzzle[given]}, colour blue")
     tint = cell_at(page, given).evaluate("(c) => getComputedStyle(c, '::before').backgroundColor")
     assert tint == "rgb(0, 114, 178)"
+    settled(page)
     stored_colour = stored(live_app[0], game_id).colour
     assert stored_colour is not None and stored_colour[empty] == 2 and stored_colour[given] == 6
     page.reload()
@@ -305,6 +307,7 @@ def test_colour_marks_by_key_and_pad_are_named_kept_on_reload_and_undone(
     page.keyboard.press("Control+z")
     expect(cell_at(page, given)).not_to_have_class(re.compile(r"\bcolour-"))
     expect(cell_at(page, empty)).to_have_class(re.compile(r"\bcolour-2\b"))
+    settled(page)
     kinds = [e.kind for e in events_of(live_app[0], game_id) if e.kind not in ("show", "pause", "resume")]
     assert kinds == ["colour", "colour", "undo"]
 
