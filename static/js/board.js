@@ -133,7 +133,7 @@
     });
     document.querySelectorAll(".pad-digit").forEach(function (button) {
       const left = Math.max(0, 9 - (placed[button.dataset.digit] || 0));
-      button.querySelector(".pad-left").textContent = String(left);
+      button.querySelector(".pad-left").dataset.left = String(left);  // drawn by CSS: not part of the name
       button.classList.toggle("finished", left === 0);
       const label = mode === "colour" ? "Colour " + button.dataset.colourName
         : button.dataset.digit + ", " + left + " left";

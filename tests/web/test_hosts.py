@@ -19,7 +19,7 @@ from webapp.study import studies
 
 EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION_01 = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-ENTRY_LINK = re.compile(r'id="entry-link"[^>]*value="([^"]*)"')
+ENTRY_LINK = re.compile(r'id="entry-link"[^>]*>([^<]*)</textarea>')
 
 
 Ask = Callable[[str], tuple[int, str | None, str]]
