@@ -20,6 +20,7 @@ from test_play_routes import blanks, game_row
 from web_support import csrf_token_of
 from werkzeug.test import TestResponse
 
+from sudoku_engine import difficulty
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import target_for_slider
@@ -127,6 +128,27 @@ def test_research_pages_need_login(app: Flask, client: FlaskClient) -> None:
     wrong = client.post("/research/login", data={"email": EMAIL, "password": "nope", "csrf_token": token})
     assert wrong.status_code == 401 and "Wrong email or password" in wrong.get_data(as_text=True)
     assert client.post("/research/login", data={"email": EMAIL, "password": PASSWORD}).status_code == 400  # no CSRF
+
+
+def test_the_research_header_leads_back_to_the_studies_for_a_logged_in_researcher(
+    researcher: FlaskClient, puzzles: list[tuple[str, str]]
+) -> None:
+    study_id = create(researcher, puzzles[:1])
+    for path in (f"/research/studies/{study_id}", f"/research/studies/{study_id}/participants", "/research/account"):
+        page = researcher.get(path).get_data(as_text=True)
+        assert '<a id="nav-studies" href="/research/">Your studies</a>' in page, path
+    assert 'id="nav-studies"' not in researcher.get("/").get_data(as_text=True)  # the player's pages: no research link
+    researcher.post("/research/logout", data={"csrf_token": form_token(researcher, "/research/")})
+    assert 'id="nav-studies"' not in researcher.get("/research/login").get_data(as_text=True)
+
+
+def test_the_study_form_says_what_each_slider_value_asks_for(researcher: FlaskClient) -> None:
+    page = " ".join(researcher.get("/research/studies/new").get_data(as_text=True).split())
+    assert 'id="slider-scale"' in page
+    for value in range(0, 101, 10):
+        d = target_for_slider(value)
+        assert f"<tr><td>{value}</td><td>{difficulty.zone(d)}</td><td>{d:.2f}</td>" in page, value
+    assert page.count('class="minutes') >= 11  # each with a typical player's time
 
 
 def test_each_message_shows_on_the_page_it_was_made_for(

@@ -17,7 +17,10 @@ from flask_login import LoginManager
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
+from sudoku_engine.slider import SliderInfo
+
 from ..db import get_session, sessions_of
+from ..games.calibration import slider_description
 from ..models import Study, User, utcnow
 from ..validation import INTEGER_COLUMN_MAX
 
@@ -50,6 +53,17 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(user_cli)
     app.cli.add_command(study_cli)
     app.cli.add_command(time_fits.calibration_cli)
+    app.jinja_env.globals["slider_scale"] = slider_scale
+
+
+SCALE_STEP = 10  # the study form's table of what slider values mean: every tenth value
+
+
+def slider_scale() -> list[SliderInfo]:
+    """What the slider values 0, 10, ..., 100 ask for (zone, target D, a typical player's minutes under the time
+    model in force), for the study form."""
+    session = get_session()
+    return [slider_description(session, value) for value in range(0, 101, SCALE_STEP)]
 
 
 def load_user(user_id: str) -> User | None:
