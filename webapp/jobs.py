@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -138,10 +139,26 @@ def enqueue(app: Flask, name: str, item: int) -> bool:
     return True
 
 
+class StoppingConsumer(Consumer):  # type: ignore[misc]
+    """A consumer whose stop signal, once received, is not taken again: a terminal's Ctrl-C reaches it and then the
+    server that started it asks it to stop too (``webapp.gunicorn_conf``); huey would die of the second SIGINT (its
+    default handler) instead of finishing its shutdown (at most ``shutdown_s``) and exiting cleanly."""
+
+    def _handle_signal(self, signum: int, frame: Any) -> None:
+        """Stop as huey does, and ignore the same signal from now on."""
+        super()._handle_signal(signum, frame)
+        signal.signal(signum, signal.SIG_IGN)
+
+
 def consumer(app: Flask, workers: int = 1, shutdown_s: float | None = SHUTDOWN_S) -> Consumer:
     """A consumer of the app's queue with thread workers (the consumer is a process of its own)."""
-    return queue_of(app).create_consumer(
-        workers=workers, worker_type="thread", periodic=True, max_delay=POLL_MAX_S, shutdown_timeout=shutdown_s
+    return StoppingConsumer(
+        queue_of(app),
+        workers=workers,
+        worker_type="thread",
+        periodic=True,
+        max_delay=POLL_MAX_S,
+        shutdown_timeout=shutdown_s,
     )
 
 

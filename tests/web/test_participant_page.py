@@ -69,11 +69,11 @@ def test_the_study_page_links_the_participants_and_their_pages(app: Flask, playe
     study_page = researcher.get(f"/research/studies/{played.study_id}").text
     assert f'href="/research/studies/{played.study_id}/participants"' in study_page
     listing = researcher.get(f"/research/studies/{played.study_id}/participants").text
-    rows = re.findall(r'<tr data-participant="([\w-]+)"><td>(\d+)</td>', listing)
+    rows = re.findall(r'<tr data-participant="([\w-]+)"><td data-label="Arrival">(\d+)</td>', listing)
     assert len(rows) == 2 and rows[0] == (played.participant, "1") and rows[1][1] == "2"
     link = f"/research/studies/{played.study_id}/participants/{played.participant}"
-    assert f'href="{link}"' in listing and '<td class="completed">1 of 2</td>' in listing
-    assert '<td class="state">consent</td>' in listing  # the late arrival has not consented yet
+    assert f'href="{link}"' in listing and '<td data-label="Completed" class="completed">1 of 2</td>' in listing
+    assert '<td data-label="State" class="state">consent</td>' in listing  # the late arrival has not consented yet
 
 
 def test_the_participant_page_shows_their_path_through_the_study(app: Flask, played: Played) -> None:
