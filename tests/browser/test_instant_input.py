@@ -15,7 +15,7 @@ import test_board
 from conftest import serving
 from flask import Flask
 from playwright.sync_api import Page, Route, expect
-from test_board import SNAPSHOT_JS, empties, events_of, stored
+from test_board import SNAPSHOT_JS, empties, events_of, settled, stored
 
 from sudoku_engine.grid import cell_name, digits_of
 from webapp.games.store import state_of
@@ -75,9 +75,9 @@ def pending(page: Page) -> int:
     return int(page.locator("#game").get_attribute("data-pending") or 0)
 
 
-def settle(page: Page, timeout: float = DRAIN_MS) -> None:
-    """Wait until the server has answered every action the page sent."""
-    page.wait_for_function("() => (document.getElementById('game').dataset.pending || '0') === '0'", timeout=timeout)
+def settle(page: Page) -> None:
+    """Wait, as long as a slowed burst may take, until the server has answered every action the page sent."""
+    settled(page, DRAIN_MS)
 
 
 def server_board(app: Flask, game_id: str) -> tuple[list[str], list[int]]:
