@@ -49,8 +49,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     jobs.init_app(
         app,
         {preparing.JOB: preparing.prepare, report_cache.JOB: report_cache.compute},
-        scheduled={learning.JOB: learning.fit_job, top.JOB: top.search_job, fill.JOB: fill.fill_job},
-        at_start=(fill.JOB,),
+        scheduled={
+            learning.JOB: learning.fit_job,
+            top.JOB: top.search_job,
+            fill.JOB: fill.fill_job,
+            preparing.RECOVER: preparing.recover,
+        },
+        at_start=(preparing.RECOVER, fill.JOB),
     )
     csrf.init_app(app)
     errors.init_app(app)

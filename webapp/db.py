@@ -12,7 +12,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, g, has_request_context, request
-from sqlalchemy import URL, Connection, CursorResult, Engine, Insert, Update, create_engine, event, make_url, text
+from sqlalchemy import (
+    URL,
+    Connection,
+    CursorResult,
+    Delete,
+    Engine,
+    Insert,
+    Update,
+    create_engine,
+    event,
+    make_url,
+    text,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 if TYPE_CHECKING:
@@ -112,8 +124,8 @@ def close_session(_exc: BaseException | None = None) -> None:
         session.close()
 
 
-def changed_rows(session: Session, statement: Update | Insert) -> int:
-    """Run an UPDATE or INSERT and return how many rows it changed (the rows returned, for one with RETURNING).
+def changed_rows(session: Session, statement: Update | Insert | Delete) -> int:
+    """Run an UPDATE, INSERT or DELETE and return how many rows it changed (the rows returned, for one with RETURNING).
 
     PostgreSQL's driver reports -1 as the row count of an INSERT that returns rows, and SQLAlchemy adds RETURNING
     of the primary key to single-row INSERTs there, so an INSERT is best given its own RETURNING and counted so.

@@ -10,7 +10,11 @@ When numba's cache does not yet hold the engine's kernels for these sources (a f
 progress bar) beside web workers that use the engine's pure-Python references meanwhile, so no request compiles
 a kernel; once the kernels are ready it starts the consumer and reloads the workers (SIGHUP: new workers, the old
 ones finish their requests), which then load the compiled kernels from the cache.
-A plain ``gunicorn 'webapp:create_app()'`` runs no consumer; run ``flask --app webapp jobs run`` beside it.
+The consumer runs under a supervisor (``webapp.supervise``): one that dies (killed, out of memory, a crash) is
+started again, after a pause that grows while it keeps dying soon after its start, and its lost jobs are queued
+again (``webapp.study.preparing``). A plain ``gunicorn 'webapp:create_app()'`` runs no consumer; run
+``flask --app webapp jobs run`` beside it, under a supervisor that restarts it (systemd's ``Restart=always``:
+docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from sudoku_engine.warm import is_warm
 
-STOP_WAIT_S = 15.0  # after this long a consumer that was asked to stop is killed
+STOP_WAIT_S = 20.0  # after this long a process that was asked to stop is killed (the supervisor's wait is 15 s)
 BACKEND = "SUDOKU_ENGINE_BACKEND"
 INTERRUPTED = (130, -signal.SIGINT, -signal.SIGTERM, -signal.SIGKILL)  # exit codes of a stopped compilation
 _children: list[subprocess.Popen[bytes]] = []
@@ -44,12 +48,22 @@ def warm_command() -> list[str]:
 
 
 def start_consumer(server: Any) -> None:
-    """Start the job consumer, unless the master is stopping."""
+    """Start the job consumer under its supervisor (``webapp.supervise``), unless the master is stopping.
+
+    ``close_fds=False`` lets Python start it with posix_spawn, which returns once the program runs: a fork-and-exec
+    from this thread could hold a pipe that a web worker forked meanwhile inherits, and then wait for ever."""
     with _lock:
         if _stopping.is_set():
             return
-        _children.append(subprocess.Popen(consumer_command(getattr(server.app, "app_uri", None))))
-    server.log.info("Started the job consumer (pid %s)", _children[-1].pid)
+        command = [
+            sys.executable,
+            "-m",
+            "webapp.supervise",
+            "--",
+            *consumer_command(getattr(server.app, "app_uri", None)),
+        ]
+        _children.append(subprocess.Popen(command, close_fds=False))
+    server.log.info("Started the job consumer's supervisor (pid %s)", _children[-1].pid)
 
 
 def warm_then_reload(server: Any, warming: subprocess.Popen[bytes]) -> None:

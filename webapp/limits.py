@@ -1,18 +1,23 @@
 """Rate limits on the routes that cost the server real work: a new puzzle and the daily puzzle (the bank, else up
 to a few seconds of generation; one count for both), a puzzle link (a full rating of any puzzle) and hints (a
-technique search); and failed researcher log-ins (password guessing), where only wrong passwords count: per
-address, and per account (the email typed, known or not) across addresses, so that guesses spread over many
-addresses are stopped too.
+technique search); and failed researcher log-ins (password guessing), where only wrong passwords count.
 
 Flask-Limiter counts per client address (per game for hints, so a class behind one address is not one player).
-Only answers below 400 count: bad input costs nothing and is answered as before. A client over a limit gets 429
-with a message and ``Retry-After``. The counts live in each worker's memory by default (``make run``'s two workers
-each allow the limit); ``RATELIMIT_STORAGE_URI`` (for example ``redis://host:6379/0``, with the ``redis`` extra
-installed) shares them between workers and hosts. While that store cannot be reached, each worker counts in its own
+Log-ins are counted three ways, so that one address can neither guess on for long nor lock everyone else out: per
+account and address (``LIMIT_LOGIN``: someone who mistypes is stopped only for their own account), per address
+across accounts with a higher cap (``LIMIT_LOGIN_ADDRESS``), and per account across addresses
+(``LIMIT_LOGIN_ACCOUNT``: guesses spread over many addresses). Only answers below 400 count (wrong passwords, 401,
+for log-ins): bad input costs nothing and is answered as before. A client over a limit gets 429 with a message and
+``Retry-After``.
+
+The counts live in the app's database by default (``RATELIMIT_STORAGE_URI=database``, ``webapp.ratestore``): one
+count per server, however many workers, and per deployment when its hosts share the database.
+``RATELIMIT_STORAGE_URI`` may name another store instead (``redis://host:6379/0`` with the ``redis`` extra,
+``memory://`` for each worker's own memory). While the store cannot be reached, each worker counts in its own
 memory again (and logs it) rather than failing the request. ``RATELIMIT_ENABLED`` false switches the limits off
-(load benchmarks that play many games from one address).
-The limits themselves are ``LIMIT_NEW``, ``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT``, ``LIMIT_LOGIN`` and
-``LIMIT_LOGIN_ACCOUNT`` (settings in ``webapp.config``).
+(load benchmarks that play many games from one address). The limits themselves are ``LIMIT_NEW``,
+``LIMIT_PUZZLE_LINK``, ``LIMIT_HINT``, ``LIMIT_LOGIN``, ``LIMIT_LOGIN_ADDRESS`` and ``LIMIT_LOGIN_ACCOUNT``
+(settings in ``webapp.config``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
+from . import db, ratestore
+
 # endpoint, its setting, what the message names, what is counted (the client address, the game as well, or the
 # account typed), whether the answer to a failed attempt is what counts (login: wrong passwords) rather than one
 # that did the work
@@ -35,10 +42,12 @@ LIMITED = (
     ("play.daily_puzzle", "LIMIT_NEW", "new puzzles", "address", False),
     ("play.hint", "LIMIT_HINT", "hints", "game", False),
     ("play.apply_hint", "LIMIT_HINT", "hints", "game", False),
-    ("research.login", "LIMIT_LOGIN", "failed log-ins", "address", True),
+    ("research.login", "LIMIT_LOGIN", "failed log-ins for this account from here", "account-address", True),
+    ("research.login", "LIMIT_LOGIN_ADDRESS", "failed log-ins from here", "address", True),
     ("research.login", "LIMIT_LOGIN_ACCOUNT", "failed log-ins for this account", "account", True),
     ("research.account", "LIMIT_LOGIN", "failed password checks", "address", True),
 )
+DATABASE = "database"  # RATELIMIT_STORAGE_URI's value for the app's own database (the default)
 
 
 def per_game() -> str:
@@ -53,7 +62,17 @@ def per_account() -> str:
     return "account/" + hashlib.sha256(email.encode("utf-8", "replace")).hexdigest()
 
 
-KEYS: dict[str, Callable[[], str]] = {"address": get_remote_address, "game": per_game, "account": per_account}
+def per_account_and_address() -> str:
+    """The account a log-in names, from this client address."""
+    return f"{get_remote_address()}/{per_account()}"
+
+
+KEYS: dict[str, Callable[[], str]] = {
+    "address": get_remote_address,
+    "game": per_game,
+    "account": per_account,
+    "account-address": per_account_and_address,
+}
 
 
 def counted(response: Response) -> bool:
@@ -76,8 +95,12 @@ def checked(setting: str, limit: object) -> str:
 
 
 def init_app(app: Flask) -> Limiter:
-    """Attach a limiter of the app's own (tests build many apps) and wrap the limited views."""
-    limiter = Limiter(get_remote_address, app=app, headers_enabled=True)
+    """Attach a limiter of the app's own (tests build many apps), counting in the app's database unless another
+    store is set, and wrap the limited views."""
+    store: dict[str, Any] = {}
+    if app.config["RATELIMIT_STORAGE_URI"] == DATABASE:
+        store = {"storage_uri": f"{ratestore.SCHEME}://", "storage_options": {"engine": db.engine_of(app)}}
+    limiter = Limiter(get_remote_address, app=app, headers_enabled=True, **store)
     for endpoint, setting, what, key, failures in LIMITED:
         limit = checked(setting, app.config[setting])
         message = f"Too many {what}: at most {limit}. Please wait a little and try again."

@@ -1,5 +1,6 @@
-"""SQLAlchemy 2 models: games and their events, the puzzle bank, researchers, studies and their participants and
-answers, the time model's versions and what they found per puzzle, reports, and leases on shared work."""
+"""SQLAlchemy 2 models: games and their events, the puzzle bank, researchers and their log-in sessions, studies and
+their participants and answers, the time model's versions and what they found per puzzle, reports, leases on shared
+work, the live job consumers, rate-limit counts and the audit trail."""
 
 from __future__ import annotations
 
@@ -262,6 +263,8 @@ class Study(Base):
     prepared: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     problem: Mapped[str | None] = mapped_column(Text)
     heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The job consumer running the preparation (``JobConsumer.id``): once it is gone the job is queued again.
+    prepared_by: Mapped[str | None] = mapped_column(String(96))
     # The questionnaire (``webapp.study.questions``): the researcher's text, the questions of each block and the
     # per-puzzle items asked; None when the study asks nothing besides consent.
     questionnaire: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -424,3 +427,58 @@ class StudyReport(Base):
     problem: Mapped[str | None] = mapped_column(Text)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class LoginSession(Base):
+    """A researcher's log-in, kept on the server: the cookie holds a random token, this row its SHA-256. Logging
+    out ends the row, a password change ends the account's other rows, an administrator can end them all; a cookie
+    whose row is gone opens nothing."""
+
+    __tablename__ = "login_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    address: Mapped[str] = mapped_column(String(64), default="")
+
+
+class JobConsumer(Base):
+    """A running job consumer (``flask jobs run``), host and process, with its heartbeat: ``seen_at`` is renewed
+    every few seconds while it lives, and the row goes when it stops cleanly."""
+
+    __tablename__ = "job_consumers"
+
+    id: Mapped[str] = mapped_column(String(96), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    queue: Mapped[str] = mapped_column(String(64))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RateCount(Base):
+    """One rate limit's count in its current window (``webapp.ratestore``): the limit is then one per server,
+    whatever the number of web workers, with no other service."""
+
+    __tablename__ = "rate_counts"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Double, index=True)  # seconds since the epoch
+
+
+class AuditEvent(Base):
+    """One researcher action on participants' data (``webapp.research.audit``): who, when, what and from where.
+    Append-only: the database refuses to change or delete a row."""
+
+    __tablename__ = "audit_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    user_id: Mapped[int | None] = mapped_column(Integer)  # no foreign key: the trail outlives an account
+    email: Mapped[str] = mapped_column(String(254))
+    study_id: Mapped[int | None] = mapped_column(Integer, index=True)  # outlives the study too
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[str] = mapped_column(Text, default="")
+    address: Mapped[str] = mapped_column(String(64), default="")

@@ -116,7 +116,35 @@ def test_failed_log_ins_are_limited_and_a_right_password_is_not_counted(make_app
         assert log_in("wrong").status_code == 401
     refused = log_in("right-pw")
     assert refused.status_code == 429
-    assert "Too many failed log-ins: at most 3 per minute" in refused.get_data(as_text=True)
+    assert "Too many failed log-ins for this account from here: at most 3 per minute" in refused.get_data(as_text=True)
+    other = app.test_cli_runner().invoke(args=["user", "create", "o@example.org", "--password", "other-pw"])
+    assert other.exit_code == 0
+    answer = client.post("/research/login", data={"email": "o@example.org", "password": "other-pw"}, headers=headers)
+    assert answer.status_code == 302  # another account from the same address is not locked out
+
+
+def test_failed_log_ins_from_one_address_have_a_higher_cap_across_accounts(make_app):
+    """Wrong passwords for many accounts from one address use up the address's cap, then every log-in from it
+    gets 429 (even a right one); another address still logs in."""
+    app = make_app(LIMIT_LOGIN="2 per minute", LIMIT_LOGIN_ADDRESS="5 per minute")
+    assert create_researcher(app) == 0
+    client = app.test_client()
+    headers = csrf_header_of(client)
+
+    def log_in(email, password, address="192.0.2.9"):
+        return client.post(
+            "/research/login",
+            data={"email": email, "password": password},
+            headers=headers,
+            environ_base={"REMOTE_ADDR": address},
+        )
+
+    for number in range(5):
+        assert log_in(f"guess{number}@example.org", "wrong").status_code == 401
+    refused = log_in("r@example.org", "right-pw")
+    assert refused.status_code == 429
+    assert "Too many failed log-ins from here: at most 5 per minute" in refused.get_data(as_text=True)
+    assert log_in("r@example.org", "right-pw", "198.51.100.3").status_code == 302
 
 
 def test_an_unknown_email_costs_the_same_hash_check_as_a_known_one(make_app, monkeypatch):

@@ -37,6 +37,10 @@ def test_migration_creates_tables_and_index(app: Flask) -> None:
         "answers",
         "puzzle_times",
         "leases",
+        "login_sessions",
+        "job_consumers",
+        "rate_counts",
+        "audit_events",
     }
     indexes = inspect(db.engine_of(app)).get_indexes("events")
     assert sorted((index["name"], index["column_names"], index["unique"]) for index in indexes) == [

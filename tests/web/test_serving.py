@@ -8,9 +8,11 @@ import http.cookiejar
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -64,9 +66,9 @@ BANK_MIN = 110  # ten more than the shipped seed set
 COLD_PATIENCE_S = 1200.0  # compiling every kernel takes about 90 s of a quiet core, several times that under load
 
 
-def start_server(tmp_path: Path, extra: dict[str, str], setup: list[list[str]]) -> Served:
+def start_server(tmp_path: Path, extra: dict[str, str], setup: list[list[str]], workers: int = 1) -> Served:
     """gunicorn as ``make run`` starts it, on a temp database set up by the ``flask`` commands ``setup``, in a
-    process group of its own; its URL, process and environment."""
+    process group of its own, with this many web workers; its URL, process and environment."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}",
@@ -88,7 +90,7 @@ def start_server(tmp_path: Path, extra: dict[str, str], setup: list[list[str]]) 
         "--config",
         "python:webapp.gunicorn_conf",
         "--workers",
-        "1",
+        str(workers),
         "--bind",
         f"127.0.0.1:{port}",
         app,
@@ -169,9 +171,14 @@ def gunicorn_workers(group: int) -> set[int]:
     return found
 
 
+def is_consumer(command: list[bytes]) -> bool:
+    """Whether a command line is a job consumer's (not its supervisor's)."""
+    return b"jobs" in command and b"run" in command and b"webapp.supervise" not in command
+
+
 def consumers(group: int) -> int:
     """How many job consumers a server's process group has."""
-    return sum(b"jobs" in command and b"run" in command for command in commands_of(group))
+    return sum(is_consumer(command) for command in commands_of(group))
 
 
 def compiling(group: int) -> bool:
@@ -232,7 +239,141 @@ def test_a_first_start_serves_before_the_kernels_are_compiled_and_the_bank_is_fu
     wait_long(
         lambda: True if 'id="bank-filling"' not in (start_page(base) or 'id="bank-filling"') else None, "a full bank"
     )
-    assert workers and not workers & gunicorn_workers(started.pid)  # every worker was replaced
+    assert workers
+    wait_long(  # every worker is replaced (the bank may fill before the reload is through)
+        lambda: True if (now := gunicorn_workers(started.pid)) and not workers & now else None, "new workers"
+    )
     assert browser.post("/new", {"slider": "20"}) != game
     os.killpg(started.pid, signal.SIGINT)
     assert started.wait(timeout=60) == 0
+
+
+def test_the_log_in_limit_is_one_per_server_with_two_workers_and_no_redis(tmp_path: Path) -> None:
+    """Wrong passwords through two web workers, with no store but the database: exactly LIMIT_LOGIN (10 a minute)
+    are answered 401, then 429; another account still logs in from the same address."""
+    accounts = [["user", "create", email, "--password", PASSWORD] for email in ("a@example.org", "b@example.org")]
+    base, started, _env = start_server(tmp_path, {"SUDOKU_LIMIT_LOGIN": "10 per minute"}, accounts, workers=2)
+    try:
+        wait_for(lambda: answers(base), "the server to answer")
+        assert len(gunicorn_workers(started.pid)) == 2
+        answered = []
+        for _ in range(12):
+            browser = Browser(base)  # a new connection each time: the two workers share them out
+            browser.get("/research/login")
+            answered.append(status_of(browser, "/research/login", {"email": "a@example.org", "password": "wrong"}))
+        assert answered == [401] * 10 + [429] * 2
+        other = Browser(base)
+        other.get("/research/login")
+        assert other.post("/research/login", {"email": "b@example.org", "password": PASSWORD}).endswith("/research/")
+    finally:
+        kill_group(started)
+
+
+def status_of(browser: Browser, path: str, fields: dict[str, str]) -> int:
+    """The HTTP status of a form post (an error status too)."""
+    try:
+        browser.post(path, fields)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    return 200
+
+
+def pids_of(group: int, wanted: Callable[[list[bytes]], bool]) -> list[int]:
+    """The processes of a server's process group whose command line is wanted."""
+    found = []
+    for pid in group_members(group):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if wanted(command):
+            found.append(pid)
+    return found
+
+
+def consumer_pids(group: int) -> list[int]:
+    """The job consumer processes of a server's process group."""
+    return pids_of(group, is_consumer)
+
+
+def supervisor_pid(group: int) -> int:
+    """The consumer's supervisor in a server's process group."""
+    (found,) = pids_of(group, lambda command: b"webapp.supervise" in command)
+    return found
+
+
+def study_row(tmp_path: Path, study_id: int) -> tuple[str, str | None]:
+    """A study's state and the consumer preparing it, read from the server's SQLite file."""
+    with sqlite3.connect(tmp_path / "served.db", timeout=30) as connection:
+        state, by = connection.execute("SELECT state, prepared_by FROM studies WHERE id = ?", (study_id,)).fetchone()
+    return str(state), by
+
+
+def new_study(base: str, fields: dict[str, str]) -> tuple[Browser, int]:
+    """Log in and create a study by the form; the researcher's client and the study's id."""
+    browser = Browser(base)
+    browser.get("/research/login")
+    assert browser.post("/research/login", {"email": "served@example.org", "password": PASSWORD}).endswith("/research/")
+    browser.get("/research/studies/new")
+    landed = browser.post("/research/studies/new", {"order_scheme": "fixed", "hint_rungs": "4", **fields})
+    study = re.fullmatch(rf"{re.escape(base)}/research/studies/(\d+)", landed)
+    assert study is not None, landed
+    return browser, int(study.group(1))
+
+
+def jobs_status(env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``flask jobs status`` on the server's database and queue."""
+    app = f"webapp:create_app({{'INSTANCE_PATH': {str(tmp_path / 'instance')!r}}})"
+    command = [sys.executable, "-m", "flask", "--app", app, "jobs", "status"]
+    return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
+
+
+def test_a_killed_consumer_is_started_again_and_the_study_it_was_preparing_gets_ready(
+    server: tuple[str, subprocess.Popen[bytes], dict[str, str]], tmp_path: Path
+) -> None:
+    """kill -9 of the consumer while it prepares a study (puzzles generated for eight slider values, on an empty
+    bank): the master starts a new consumer, which queues the lost preparation again at its start, and the study
+    gets ready with nobody watching its page; ``flask jobs status`` shows the live consumer and the gone one."""
+    base, started, env = server
+    wait_for(lambda: answers(base), "the server to answer")
+    wait_for(lambda: consumer_pids(started.pid) or None, "the consumer")
+    _browser, study = new_study(base, {"name": "Lost job", "puzzles": "", "sliders": "20, 30, 40, 45, 50, 55, 60, 65"})
+    by = wait_for(lambda: study_row(tmp_path, study)[1], "the consumer to take the job")
+    victim = int(by.split(":")[1])
+    os.kill(victim, signal.SIGKILL)
+    assert study_row(tmp_path, study)[0] == "preparing"  # the job was lost with it
+    replaced = wait_for(lambda: [pid for pid in consumer_pids(started.pid) if pid != victim] or None, "a new consumer")
+    wait_for(lambda: True if study_row(tmp_path, study)[0] == "ready" else None, "the study to be ready")
+    assert study_row(tmp_path, study)[1] not in (None, by)  # prepared by the new consumer
+    status = jobs_status(env, tmp_path)
+    assert status.returncode == 0, status.stderr
+    assert "Consumers alive: 1." in status.stdout and f":{replaced[0]}:" in status.stdout
+    assert f":{victim}:" in status.stdout and "(gone)" in status.stdout
+    log = (tmp_path / "server.log").read_text()
+    assert f"The job consumer (pid {victim}) ended with exit code -9: starting it again in 1 s" in log
+
+
+def test_with_no_consumer_the_study_page_says_so_and_jobs_status_fails(
+    server: tuple[str, subprocess.Popen[bytes], dict[str, str]], tmp_path: Path
+) -> None:
+    """A study queued while no consumer runs: its page says no job consumer is running (not "preparing" for ever)
+    and ``flask jobs status`` shows the waiting job and exits 1; once a consumer runs the study gets ready."""
+    base, started, env = server
+    wait_for(lambda: answers(base), "the server to answer")
+    first = wait_for(lambda: consumer_pids(started.pid) or None, "the consumer")[0]
+    supervisor = supervisor_pid(started.pid)
+    os.kill(supervisor, signal.SIGSTOP)  # the supervisor cannot restart the consumer while it is stopped
+    try:
+        os.kill(first, signal.SIGKILL)
+        wait_for(lambda: None if consumer_pids(started.pid) else True, "the consumer to die")
+        puzzle = str(generate_puzzle(seed=5101, givens=60).puzzle)
+        browser, study = new_study(base, {"name": "Waiting", "puzzles": puzzle})
+        page = browser.get(f"/research/studies/{study}")
+        assert 'id="no-consumer"' in page and "No job consumer is running" in page
+        status = jobs_status(env, tmp_path)
+        assert status.returncode == 1 and "1 job(s) waiting, the oldest queued" in status.stdout, status.stdout
+        assert "Consumers alive: 0." in status.stdout and "No consumer is alive" in status.stdout
+    finally:
+        os.kill(supervisor, signal.SIGCONT)
+    wait_for(lambda: True if study_row(tmp_path, study)[0] == "ready" else None, "the study to be ready")
+    assert 'id="entry-link"' in browser.get(f"/research/studies/{study}")

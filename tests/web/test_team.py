@@ -84,7 +84,7 @@ def test_the_command_line_makes_administrators_and_changes_accounts(app: Flask) 
     account(app, RESEARCHER)
     assert not user_row(app, RESEARCHER).is_admin and user_row(app, ADMIN).is_admin
     changed = runner.invoke(args=["user", "set", RESEARCHER, "--admin", "--disabled"])
-    assert changed.exit_code == 0 and f"{RESEARCHER}: administrator, disabled." in changed.output
+    assert changed.exit_code == 0 and f"{RESEARCHER}: administrator, disabled; 0 log-in(s) ended." in changed.output
     row = user_row(app, RESEARCHER)
     assert row.is_admin and row.disabled_at is not None
     assert runner.invoke(args=["user", "set", "nobody@lab.example", "--enabled"]).exit_code == 2

@@ -23,6 +23,7 @@ from ..db import get_session, sessions_of
 from ..games.calibration import slider_description
 from ..models import Study, User, utcnow
 from ..validation import INTEGER_COLUMN_MAX
+from . import logins
 
 bp = Blueprint("research", __name__, url_prefix="/research")
 login_manager = LoginManager()
@@ -67,9 +68,13 @@ def slider_scale() -> list[SliderInfo]:
 
 
 def load_user(user_id: str) -> User | None:
-    """The logged-in researcher of a session (None once the account is disabled: its sessions end)."""
-    user = get_session().get(User, int(user_id)) if user_id.isdigit() else None
-    return user if user is not None and user.is_active else None
+    """The logged-in researcher of a session: None once its log-in has ended on the server (``logins``) or the
+    account is disabled."""
+    session = get_session()
+    user = session.get(User, int(user_id)) if user_id.isdigit() else None
+    if user is None or not user.is_active or not logins.is_live(session, user.id):
+        return None
+    return user
 
 
 login_manager.user_loader(load_user)
@@ -103,9 +108,10 @@ def create_user(email: str, password: str, admin: bool) -> None:
 @user_cli.command("set")
 @click.argument("email")
 @click.option("--admin/--no-admin", default=None, help="Make the account an administrator, or not.")
-@click.option("--disabled/--enabled", default=None, help="Disable the account (its sessions end), or enable it.")
-def set_user(email: str, admin: bool | None, disabled: bool | None) -> None:
-    """Change an account: administrator or not, disabled or not."""
+@click.option("--disabled/--enabled", default=None, help="Disable the account (its log-ins end), or enable it.")
+@click.option("--end-sessions", is_flag=True, help="End every log-in of the account (it logs in again).")
+def set_user(email: str, admin: bool | None, disabled: bool | None, end_sessions: bool) -> None:
+    """Change an account: administrator or not, disabled or not; end its log-ins."""
     with sessions_of(current_app)() as session:
         user = session.scalar(select(User).where(User.email == email.strip().lower()))
         if user is None:
@@ -115,8 +121,12 @@ def set_user(email: str, admin: bool | None, disabled: bool | None) -> None:
         if disabled is not None:
             user.disabled_at = utcnow() if disabled else None
         session.commit()
+        ended = logins.end_all(session, user) if end_sessions or disabled else 0
         state = "disabled" if user.disabled_at else "active"
-        click.echo(f"{user.email}: {'administrator' if user.is_admin else 'researcher'}, {state}.")
+        click.echo(
+            f"{user.email}: {'administrator' if user.is_admin else 'researcher'}, {state}"
+            + (f"; {ended} log-in(s) ended." if end_sessions or disabled else ".")
+        )
 
 
 @study_cli.command("report")

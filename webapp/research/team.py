@@ -21,7 +21,7 @@ from werkzeug.security import check_password_hash
 
 from ..db import get_session
 from ..models import StudyMember, User, utcnow
-from . import MIN_PASSWORD, bp, hash_password, login_required
+from . import MIN_PASSWORD, bp, hash_password, login_required, logins
 from .access import ROLES, members_of, role_of, study_for
 
 INVITE_DAYS = 7
@@ -81,11 +81,13 @@ def invited(session: Session, token: str) -> User | None:
 
 
 def set_disabled(session: Session, user: User, disabled: bool) -> None:
-    """Disable an account (its sessions end at their next request) or enable it again."""
+    """Disable an account (its log-ins end) or enable it again."""
     if disabled and user.id == current_user.id:
         raise TeamError("You cannot disable your own account.")
     user.disabled_at = utcnow() if disabled else None
     session.commit()
+    if disabled:
+        logins.end_all(session, user)
 
 
 def add_member(session: Session, study_id: int, email: str, role: str) -> User:
@@ -116,10 +118,13 @@ def admin_only() -> None:
         abort(403, description="Only an administrator manages researcher accounts.")
 
 
-def users_page(error: str | None = None, invite_link: str | None = None, status: int = 200) -> ResponseReturnValue:
-    """The administrator's page of accounts."""
-    accounts = list(get_session().scalars(select(User).order_by(User.email)))
-    page = render_template("research/users.html", accounts=accounts, error=error, invite_link=invite_link)
+def users_page(
+    error: str | None = None, invite_link: str | None = None, status: int = 200, done: str | None = None
+) -> ResponseReturnValue:
+    """The administrator's page of accounts, with each account's live log-ins."""
+    session = get_session()
+    accounts = [(user, logins.count(session, user)) for user in session.scalars(select(User).order_by(User.email))]
+    page = render_template("research/users.html", accounts=accounts, error=error, invite_link=invite_link, done=done)
     return page, status
 
 
@@ -143,13 +148,16 @@ def invite_user() -> ResponseReturnValue:
     return users_page(invite_link=url_for("research.accept_invite", token=token, _external=True))
 
 
-@bp.post("/users/<int:user_id>/<any(disable, enable):change>")
+@bp.post("/users/<int:user_id>/<any(disable, enable, 'end-sessions'):change>")
 @login_required
 def change_user(user_id: int, change: str) -> ResponseReturnValue:
-    """Disable or enable an account."""
+    """Disable or enable an account, or end all its log-ins."""
     admin_only()
     session = get_session()
     user = session.get(User, user_id) or abort(404, description="There is no such account.")
+    if change == "end-sessions":
+        ended = logins.end_all(session, user)
+        return users_page(done=f"Ended {ended} log-in(s) of {user.email}.")
     try:
         set_disabled(session, user, change == "disable")
     except TeamError as error:
@@ -174,6 +182,7 @@ def accept_invite(token: str) -> ResponseReturnValue:
     user.invite_hash = user.invite_until = None
     session.commit()
     login_user(user)
+    logins.start(session, user)
     return render_template("research/account.html", error=None, done="Your password is set: welcome."), 200
 
 
@@ -191,7 +200,9 @@ def account() -> ResponseReturnValue:
         return render_template("research/account.html", error=str(error), done=None), 400
     current_user.password_hash = hash_password(password)
     get_session().commit()
-    return render_template("research/account.html", error=None, done="Your password is changed.")
+    ended = logins.end_others(get_session(), current_user)
+    done = "Your password is changed" + (f": your {ended} other log-in(s) ended." if ended else ".")
+    return render_template("research/account.html", error=None, done=done)
 
 
 def team_page(study_id: int, error: str | None = None, status: int = 200) -> ResponseReturnValue:

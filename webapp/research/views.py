@@ -18,7 +18,7 @@ from ..db import get_session
 from ..games import calibration
 from ..models import Game, Participant, Study, User
 from ..study import lifecycle, preparing, questions, rights, studies
-from . import bp, codebook, exports, login_required, report, report_cache
+from . import bp, codebook, exports, login_required, logins, report, report_cache
 from .access import members_of, role_of, studies_of, study_for
 
 MAX_UPLOAD_BYTES = 200_000
@@ -48,6 +48,7 @@ def login() -> ResponseReturnValue:
             error = "This account is disabled: ask an administrator."
         elif user is not None and matches:
             login_user(user)
+            logins.start(get_session(), user)
             return redirect(url_for("research.index"))
         else:
             error = "Wrong email or password."
@@ -56,7 +57,8 @@ def login() -> ResponseReturnValue:
 
 @bp.post("/logout")
 def logout() -> ResponseReturnValue:
-    """Log out."""
+    """Log out: the log-in ends on the server too (a saved copy of the cookie opens nothing afterwards)."""
+    logins.end_own(get_session())
     logout_user()
     return redirect(url_for("research.login"))
 

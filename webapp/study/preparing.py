@@ -15,6 +15,11 @@ with what the job needs (``studies.Pending``). The job then:
 
 A study that cannot be prepared (no puzzle for a target, a puzzle that cannot be played) ends "failed" with the
 reason, shown on its page; it holds no bank row. A job that finds its study no longer preparing does nothing.
+
+A job lost with its consumer (killed, or stopped mid-job) is queued again: at once when the consumer that was
+preparing it (``Study.prepared_by``) is no longer alive (``webapp.jobs``' heartbeat), else once the study has shown
+no progress for STALE_AFTER. The study's page looks each second it is open; every consumer looks when it starts
+and on its schedule (``recover``), so a study nobody watches is prepared once a consumer is back.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from ..models import BankPuzzle, Study, StudyPuzzle, utcnow
 from .studies import FAILED, PREPARING, READY, Pending, PuzzleEntry, StudyError, Target, checked_puzzle, rated
 
 JOB = "prepare_study"
+RECOVER = "recover_studies"
 CLAIM_ROUNDS = 5  # rounds of picking and claiming before a study whose rows keep being taken fails
 NEAREST = 12  # unused rows read per target (rows this study picked or lost already are passed over)
 STALE_AFTER = timedelta(minutes=2)  # a preparing study without progress this long has lost its job: queue it again
@@ -56,20 +62,41 @@ def enqueue(app: Flask, study: Study) -> bool:
     return jobs.enqueue(app, JOB, study.id)
 
 
-def requeue_if_stale(app: Flask, session: Session, study: Study) -> bool:
-    """Queue a preparing study again when its job shows no sign of life (never queued, or no progress for
-    STALE_AFTER: its consumer was stopped); True when queued. Only one of several viewers does it."""
-    now = utcnow()
-    beat = study.heartbeat_at
-    if study.state != PREPARING or (beat is not None and now - beat < STALE_AFTER):
+def is_lost(study: Study, live: set[str]) -> bool:
+    """Whether a preparing study's job is lost: its consumer is gone, or it showed no progress for STALE_AFTER."""
+    if study.state != PREPARING:
         return False
-    same = Study.heartbeat_at.is_(None) if beat is None else Study.heartbeat_at == beat
-    bumped = db.changed_rows(session, update(Study).where(Study.id == study.id, same).values(heartbeat_at=now))
+    if study.prepared_by is not None and study.prepared_by not in live:
+        return True
+    beat = study.heartbeat_at
+    return beat is None or utcnow() - beat >= STALE_AFTER
+
+
+def requeue_if_stale(app: Flask, session: Session, study: Study) -> bool:
+    """Queue a preparing study again when its job is lost (``is_lost``); True when queued. Only one of several
+    viewers and consumers does it (a conditional UPDATE of what they read)."""
+    if not is_lost(study, jobs.live_consumer_ids(session)):
+        return False
+    beat, by = study.heartbeat_at, study.prepared_by
+    same_beat = Study.heartbeat_at.is_(None) if beat is None else Study.heartbeat_at == beat
+    same_by = Study.prepared_by.is_(None) if by is None else Study.prepared_by == by
+    bumped = db.changed_rows(
+        session,
+        update(Study).where(Study.id == study.id, same_beat, same_by).values(heartbeat_at=utcnow(), prepared_by=None),
+    )
     session.commit()
     if bumped != 1:
         return False
-    log.warning("study %s had no sign of its preparation job since %s: queued again", study.id, beat)
+    gone = f"its consumer {by} is gone" if by is not None else f"no sign of its job since {beat}"
+    log.warning("study %s: %s; its preparation is queued again", study.id, gone)
     return enqueue(app, study)
+
+
+def recover(app: Flask, _item: int) -> None:
+    """The job a consumer runs when it starts and on its schedule: queue again every preparation that was lost."""
+    with db.sessions_of(app)() as session:
+        for study in session.scalars(select(Study).where(Study.state == PREPARING)).all():
+            requeue_if_stale(app, session, study)
 
 
 def prepare(app: Flask, study_id: int) -> None:
@@ -204,7 +231,7 @@ def beat(sessions: sessionmaker[Session], study_id: int, prepared: int) -> None:
         session.execute(
             update(Study)
             .where(Study.id == study_id, Study.state == PREPARING)
-            .values(prepared=prepared, heartbeat_at=utcnow())
+            .values(prepared=prepared, heartbeat_at=utcnow(), prepared_by=jobs.consumer_id())
         )
         session.commit()
 
