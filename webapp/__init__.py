@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from flask_wtf.csrf import CSRFProtect
 
 from . import assets, db, errors, jobs, limits, research, security, validation
+from .backup import db_cli
 from .bank import fill, pool, top
 from .bank.cli import pool_cli
 from .config import load as load_settings
@@ -65,6 +66,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_server_timing)
     app.cli.add_command(init_db_command)
     app.cli.add_command(pool_cli)
+    app.cli.add_command(db_cli)
     app.register_blueprint(play_bp)
     app.register_blueprint(study_bp)
     research.init_app(app)

@@ -47,6 +47,7 @@ class Database:
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 READS = ("GET", "HEAD", "OPTIONS")
+AUDIT_INSERT = "INSERT INTO AUDIT_EVENTS "  # the audit trail records reads too
 
 
 class WriteOnRead(RuntimeError):
@@ -63,8 +64,12 @@ def init_app(app: Flask) -> None:
 
 
 def is_write_on_read(statement: str) -> bool:
-    """True when ``statement`` changes rows and runs for a GET, HEAD or OPTIONS request."""
-    return has_request_context() and request.method in READS and statement.lstrip().upper().startswith(WRITES)
+    """True when ``statement`` changes rows and runs for a GET, HEAD or OPTIONS request (a row of the audit trail,
+    ``webapp.research.audit``, is the one write a page makes)."""
+    if not (has_request_context() and request.method in READS):
+        return False
+    words = statement.lstrip().upper()
+    return words.startswith(WRITES) and not words.startswith(AUDIT_INSERT)
 
 
 def refuse_write_on_read(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:

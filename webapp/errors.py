@@ -1,5 +1,6 @@
 """Error pages: a short message for every HTTP error, as a page or, for htmx requests, a fragment; a database
-that fails during a request (locked, unreachable, disconnected) gets 503 with ``Retry-After``, not a 500."""
+that fails during a request (locked, unreachable, disconnected, read-only, out of disk) gets 503 with
+``Retry-After``, not a 500."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ TITLES = {
 SERVER_ERROR_MESSAGE = "The server hit an unexpected error. Please try again in a moment."
 DATABASE_MESSAGE = "The server cannot reach its database just now. Please try again in a moment."
 RETRY_AFTER_S = 5  # seconds a client is asked to wait after a database fault
+READ_ONLY_STATE = "25006"  # PostgreSQL's read_only_sql_transaction
+RESOURCES_CLASS = "53"  # PostgreSQL's insufficient resources: disk_full 53100, out_of_memory 53200, ...
 
 
 def init_app(app: Flask) -> None:
@@ -48,10 +51,18 @@ def database_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
 
 
 def database_disconnected(error: DBAPIError) -> tuple[str, int, dict[str, str]]:
-    """A lost database connection is answered as ``database_unavailable``; any other database error is a 500."""
-    if not error.connection_invalidated:
+    """A lost database connection, or a database that cannot take writes now (read-only, out of disk or other
+    resources), is answered as ``database_unavailable``; any other database error is a 500."""
+    if not (error.connection_invalidated or cannot_write_now(error)):
         raise error
     return database_unavailable(error)
+
+
+def cannot_write_now(error: DBAPIError) -> bool:
+    """Whether PostgreSQL refused for a state of the server, not the statement: a read-only transaction (a standby,
+    ``default_transaction_read_only``) or insufficient resources (disk full, out of memory, too many connections)."""
+    state = str(getattr(error.orig, "sqlstate", None) or "")
+    return state == READ_ONLY_STATE or state.startswith(RESOURCES_CLASS)
 
 
 def render_error(error: HTTPException) -> tuple[str, int, dict[str, str]]:

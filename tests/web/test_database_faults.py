@@ -112,3 +112,71 @@ def test_cut_postgresql_connections_answer_503_then_reconnect(
         assert_unavailable(client.get(f"/g/{game_id}"), fragment=False)
     assert len(fault_lines(caplog)) == 1
     assert client.get(f"/g/{game_id}").status_code == 200
+
+
+def posted_mark(client, game_id: str, cell: str, key: str) -> int:
+    """A corner mark on a cell, with its idempotency key, as the board posts it; the status."""
+    headers = {**csrf_header_of(client), "HX-Request": "true"}
+    data = {"digit": "5", "mode": "corner", "key": key}
+    return client.post(f"/g/{game_id}/cell/{cell}", data=data, headers=headers).status_code
+
+
+def stored_keys(url: str, game_id: str) -> list[str]:
+    """The idempotency keys of a game's stored events, in order."""
+    import psycopg
+
+    with psycopg.connect(url.replace("postgresql+psycopg", "postgresql")) as connection:
+        rows = connection.execute(
+            "SELECT key FROM events WHERE game_id = %s AND key IS NOT NULL ORDER BY id",
+            (game_id,),
+        ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+@pytest.mark.own_database
+def test_a_full_disk_and_a_read_only_postgresql_answer_503_and_lose_nothing_acknowledged(
+    make_app: Callable[..., Flask], postgres_database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL out of disk (its disk_full error, raised for every new event by a trigger) and then read-only (as
+    a standby is, with the app's connections cut as a failover cuts them): each action then gets 503 with
+    Retry-After, never a 500; every action acknowledged before is stored once; once the fault ends the same action,
+    sent again with its key, is stored once."""
+    import psycopg
+
+    app = make_app(DATABASE_URL=postgres_database)
+    game_id = stored_game(app)
+    client = app.test_client()
+    assert client.get(f"/g/{game_id}").status_code == 200
+    assert [posted_mark(client, game_id, cell, f"k-{cell}") for cell in ("r1c1", "r1c2")] == [200, 200]
+    name = make_url(postgres_database).database
+    plain = postgres_database.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(plain, autocommit=True) as owner:
+        owner.execute(
+            "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; "
+            "END $$"
+        )
+        owner.execute("CREATE TRIGGER full_disk BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION full_disk()")
+    with caplog.at_level("ERROR"):
+        response = client.post(
+            f"/g/{game_id}/cell/r1c4",
+            data={"digit": "5", "mode": "corner", "key": "k-r1c4"},
+            headers={**csrf_header_of(client), "HX-Request": "true"},
+        )
+        assert_unavailable(response, fragment=True)
+    with psycopg.connect(plain, autocommit=True) as owner:
+        owner.execute("DROP TRIGGER full_disk ON events")
+    with psycopg.connect(admin_dsn(), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+    with caplog.at_level("ERROR"):
+        statuses = [posted_mark(client, game_id, "r1c4", "k-r1c4") for _ in range(3)]
+    assert 500 not in statuses and statuses[-1] == 503, statuses  # the first may meet a cut connection: 503 too
+    assert all("No space left" in line or "read-only" in line or "terminat" in line for line in fault_lines(caplog))
+    with psycopg.connect(admin_dsn(), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" SET default_transaction_read_only = off')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+    statuses = [posted_mark(client, game_id, "r1c4", "k-r1c4") for _ in range(2)]
+    assert statuses[-1] == 200 and 500 not in statuses, statuses
+    assert posted_mark(client, game_id, "r1c4", "k-r1c4") == 200  # the same key again: stored once
+    assert stored_keys(postgres_database, game_id) == ["k-r1c1", "k-r1c2", "k-r1c4"]

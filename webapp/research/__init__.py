@@ -150,4 +150,4 @@ def report_command(study_id: int) -> None:
         )
 
 
-from . import manage, participants, team, time_fits, views  # noqa: E402, F401  (views register their routes on bp)
+from . import audit, manage, participants, team, time_fits, views  # noqa: E402, F401  (views register their routes on bp)

@@ -6,8 +6,6 @@ meaning, type and allowed values, the study's own questions included (``docs/dat
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterator
 
 from ..models import Study
@@ -193,9 +191,5 @@ def rows(study: Study) -> Iterator[tuple[str, str, str, str, str]]:
 
 
 def codebook_csv(study: Study) -> str:
-    """The codebook as CSV text with a header line."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CODEBOOK_COLUMNS)
-    writer.writerows(rows(study))
-    return out.getvalue()
+    """The codebook as CSV text with a header line, its cells made safe as every export's (``exports.csv_text``)."""
+    return exports.csv_text(CODEBOOK_COLUMNS, rows(study), ids=())

@@ -4,6 +4,10 @@ The columns are documented in ``docs/data.md``. Participants appear under their 
 recruitment labels, which are stored only as keyed hashes); times are UTC ISO 8601 from the server's clock,
 ``client_ms`` is the browser's ``performance.now()`` at the action, to the whole millisecond; D to 3 decimals, as
 the rating record gives it.
+
+Every CSV the app writes goes through ``csv_text``: a text cell a spreadsheet would read as a formula (OWASP's "CSV
+injection") gets a leading ``'`` (``safe_cell``), a cell holding a line break is quoted; numbers, the app's own ids
+and the JSON stay exact.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -114,13 +119,42 @@ def _iso(moment: datetime | None) -> str:
     return moment.isoformat() if moment is not None else ""
 
 
-def _csv(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """CSV text with a header line."""
+# A text a spreadsheet reads as a formula: a tab or carriage return first, or = + - @ first after any whitespace and
+# quotes; a plain negative number (as the app stores a number answer) is only a number.
+FORMULA = re.compile(r"[\t\r]|[\s'\"]*[=+\-@]")
+NEGATIVE = re.compile(r"-[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
+# The columns holding the app's own ids (``secrets.token_urlsafe``), written exactly when they are such tokens.
+ID_COLUMNS = frozenset({"study", "participant", "game"})
+TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def safe_cell(value: object) -> object:
+    """The value as a CSV cell: a formula-like text behind a leading ``'``, anything else unchanged."""
+    if isinstance(value, str) and FORMULA.match(value) and not NEGATIVE.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _id_cell(value: object) -> object:
+    """An id column's cell: the app's token as it is, anything else made safe."""
+    return value if isinstance(value, str) and TOKEN.fullmatch(value) else safe_cell(value)
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[Any]], ids: Collection[str] = ID_COLUMNS) -> str:
+    """CSV text with a header line, every cell made safe (those of the ``ids`` columns kept when they are tokens)."""
+    places = [name in ids for name in columns]
+    lines = [_line([safe_cell(name) for name in columns])]
+    for row in rows:
+        lines.append(_line([_id_cell(v) if is_id else safe_cell(v) for v, is_id in zip(row, places, strict=True)]))
+    return "".join(lines)
+
+
+def _line(cells: Sequence[object]) -> str:
+    """One CSV line ending in a line feed, a cell holding a carriage return or a line feed quoted (a spreadsheet
+    starts a new row at either)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
-    return out.getvalue()
+    csv.writer(out, lineterminator="\r\n").writerow(cells)  # the writer quotes the terminator's characters
+    return out.getvalue().removesuffix("\r\n") + "\n"
 
 
 def long_rows(study: Study, games: list[Played]) -> Iterator[list[Any]]:
@@ -155,7 +189,7 @@ def _blank(value: object) -> object:
 
 def long_csv(session: Session, study: Study) -> str:
     """The long export."""
-    return _csv(LONG_COLUMNS, long_rows(study, played(session, study)))
+    return csv_text(LONG_COLUMNS, long_rows(study, played(session, study)))
 
 
 def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
@@ -226,12 +260,12 @@ def wide_csv(session: Session, study: Study) -> str:
     rows = (
         wide_row(study, item, now) + given.values(item.participant, item.order_index) for item in played(session, study)
     )
-    return _csv(WIDE_COLUMNS + answers.wide_columns(study), rows)
+    return csv_text(WIDE_COLUMNS + answers.wide_columns(study), rows)
 
 
 def answers_csv(session: Session, study: Study) -> str:
     """The answers export: one row per question shown to a participant."""
-    return _csv(answers.ANSWER_COLUMNS, answers.answer_rows(session, study))
+    return csv_text(answers.ANSWER_COLUMNS, answers.answer_rows(session, study))
 
 
 def study_json(study: Study, session: Session) -> dict[str, Any]:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from ..db import get_session
-from ..models import Study
+from ..models import AuditEvent, Study
 from ..study import lifecycle, preparing, rights, studies
-from . import bp, login_required
+from . import audit, bp, login_required
 from .access import study_for
 from .views import caps_of_form, questionnaire_of_form, settings_of_form, work_of_form
 
@@ -97,6 +97,8 @@ def edit_study(study_id: int) -> ResponseReturnValue:
 def change_phase(study_id: int) -> ResponseReturnValue:
     """Open, pause, close or archive a study (field ``to``)."""
     found = study_for(study_id, "owner")
+    was = found.phase
+    audit.record_change(get_session(), "phase", found, f"{was} -> {request.form.get('to') or ''}")
     or_409(lambda: lifecycle.move(get_session(), found, request.form.get("to") or ""))
     flash(f"The study is {found.phase} now.", "study")
     return redirect(url_for("research.study", study_id=found.id), 303)
@@ -135,5 +137,69 @@ def delete_participant(study_id: int) -> ResponseReturnValue:
         )
     except studies.StudyError as error:
         abort(404, description=str(error))
+    audit.record_change(get_session(), "participant-deleted", found, f"{count} participant(s) with the label typed")
+    get_session().commit()
     flash(f"Deleted the data of {count} participant{'s' if count != 1 else ''} with this label.", "study")
     return redirect(url_for("research.study", study_id=found.id), 303)
+
+
+# The audit trail's pages ----------------------------------------------------------------------------------------------
+
+
+def audit_page(rows: list[AuditEvent], study: Study | None, csv_url: str) -> str:
+    """The trail's page."""
+    return render_template(
+        "research/audit.html",
+        rows=rows[: audit.SHOWN],
+        total=len(rows),
+        study=study,
+        actions=audit.ACTIONS,
+        csv_url=csv_url,
+    )
+
+
+def audit_download(rows: list[AuditEvent], name: str) -> Response:
+    """The trail as a CSV file."""
+    return Response(
+        audit.csv_text(rows), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@bp.get("/studies/<int:study_id>/audit")
+@login_required
+def study_audit(study_id: int) -> ResponseReturnValue:
+    """A study's audit trail (its owners)."""
+    found = study_for(study_id, "owner")
+    return audit_page(
+        audit.rows_of(get_session(), found.id), found, url_for("research.study_audit_csv", study_id=found.id)
+    )
+
+
+@bp.get("/studies/<int:study_id>/audit.csv")
+@login_required
+def study_audit_csv(study_id: int) -> ResponseReturnValue:
+    """A study's audit trail as CSV (its owners)."""
+    found = study_for(study_id, "owner")
+    return audit_download(audit.rows_of(get_session(), found.id), f"study-{found.public_id}-audit.csv")
+
+
+def audit_administrator() -> None:
+    """403 unless the researcher is an administrator."""
+    if not current_user.is_admin:
+        abort(403, description="Only an administrator sees the whole audit trail.")
+
+
+@bp.get("/audit")
+@login_required
+def whole_audit() -> ResponseReturnValue:
+    """Every row of the audit trail (administrators)."""
+    audit_administrator()
+    return audit_page(audit.rows_of(get_session(), None), None, url_for("research.audit_csv"))
+
+
+@bp.get("/audit.csv")
+@login_required
+def audit_csv() -> ResponseReturnValue:
+    """The whole audit trail as CSV (administrators)."""
+    audit_administrator()
+    return audit_download(audit.rows_of(get_session(), None), "audit.csv")

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from ..db import get_session
 from ..games import boardview, replay
 from ..models import Event, Game, Participant, Study, utcnow
-from . import bp, exports, login_required
+from . import audit, bp, exports, login_required
 from .access import study_for
 
 ID_LENGTH = 32  # public ids and game ids fit String(32)
@@ -90,6 +90,7 @@ def participant_page(study_id: int, participant: str) -> ResponseReturnValue:
     showing, pauses, completion, time, hints by rung, mistakes and undos (the wide export's figures)."""
     found = study_for(study_id)
     person = participant_of(found, participant)
+    audit.record_read("participant-viewed", found, person.public_id)
     now = utcnow()
     puzzles = {p.position: p for p in found.puzzles}
     rows: list[dict[str, Any]] = []
@@ -173,6 +174,8 @@ def replay_page(study_id: int, game_id: str) -> ResponseReturnValue:
     slider and the list of events to jump to one; ``?step=n`` draws the board after the n-th event without script."""
     found = study_for(study_id)
     game, person = study_game(found, game_id)
+    if "step" not in request.args:  # a replay is recorded once, not at each step of its page without script
+        audit.record_read("replay", found, f"game {game.id} of participant {person.public_id}")
     events = list(get_session().scalars(select(Event).where(Event.game_id == game.id).order_by(Event.id)))
     steps = replay.replay(game, events)
     step = step_asked(len(steps))

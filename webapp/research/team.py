@@ -21,7 +21,7 @@ from werkzeug.security import check_password_hash
 
 from ..db import get_session
 from ..models import StudyMember, User, utcnow
-from . import MIN_PASSWORD, bp, hash_password, login_required, logins
+from . import MIN_PASSWORD, audit, bp, hash_password, login_required, logins
 from .access import ROLES, members_of, role_of, study_for
 
 INVITE_DAYS = 7
@@ -105,6 +105,7 @@ def add_member(session: Session, study_id: int, email: str, role: str) -> User:
         session.add(StudyMember(study_id=study.id, user_id=user.id, role=role))
     else:
         member.role = role
+    audit.record_change(session, "member-added", study, f"{user.email} as {role}")
     session.commit()
     return user
 
@@ -245,6 +246,8 @@ def remove_from_team(study_id: int, user_id: int) -> ResponseReturnValue:
     if member is None:
         return team_page(study_id, error="This account is not a collaborator on the study.", status=404)
     session.delete(member)
+    taken = session.get(User, user_id)
+    audit.record_change(session, "member-removed", study, taken.email if taken is not None else f"account {user_id}")
     session.commit()
     flash("Taken off the team.", "team")
     return redirect(url_for("research.team", study_id=study_id), 303)

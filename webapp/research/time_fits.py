@@ -18,7 +18,7 @@ from .. import jobs
 from ..db import get_session, sessions_of
 from ..games import calibration, learning
 from ..validation import INTEGER_COLUMN_MAX
-from . import bp, login_required
+from . import audit, bp, login_required
 
 calibration_cli = AppGroup("calibration", help="The time model's versions: fit over every game, list, roll back.")
 
@@ -51,6 +51,8 @@ def fit_now() -> ResponseReturnValue:
     """Queue a fit over every game now (administrators)."""
     administrator()
     if jobs.enqueue(current_app._get_current_object(), learning.JOB, learning.FORCED):  # type: ignore[attr-defined]
+        audit.record_change(get_session(), "time-model-fit", None, "over every game")
+        get_session().commit()
         flash("A fit of the time model is queued: this page shows it once it is done.", "time-model")
     else:
         flash("The job queue cannot be reached: try again in a moment.", "time-model")
@@ -68,6 +70,8 @@ def use_version() -> ResponseReturnValue:
         used = learning.roll_back(get_session(), version_id)
     except ValueError as error:
         abort(409, description=str(error))
+    audit.record_change(get_session(), "time-model-used", None, f"version {chosen}")
+    get_session().commit()
     flash(f"In force now: {calibration.in_force(get_session()).description}.", "time-model")
     if used is None:
         flash("Only the engine's prior is in force.", "time-model")

@@ -18,7 +18,7 @@ from ..db import get_session
 from ..games import calibration
 from ..models import Game, Participant, Study, User
 from ..study import lifecycle, preparing, questions, rights, studies
-from . import bp, codebook, exports, login_required, logins, report, report_cache
+from . import audit, bp, codebook, exports, login_required, logins, report, report_cache
 from .access import members_of, role_of, studies_of, study_for
 
 MAX_UPLOAD_BYTES = 200_000
@@ -276,6 +276,7 @@ def export(study_id: int, kind: str) -> ResponseReturnValue:
         body, mimetype = codebook.codebook_csv(found), "text/csv"
     else:
         abort(404, description="Exports are long.csv, wide.csv, answers.csv, study.json and codebook.csv.")
+    audit.record_read("export", found, kind)
     disposition = f'attachment; filename="{name}-{kind}"'
     return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
 
@@ -328,6 +329,8 @@ def calibrate(study_id: int) -> ResponseReturnValue:
         fitted = report.refit_calibration(get_session(), found)
     except ValueError as error:
         return report_page(found, str(error), 409)  # the report page, saying why, with its way back
+    audit.record_change(get_session(), "calibration-refit", found, f"calibration {fitted.id} from this study's games")
+    get_session().commit()
     formula = f"ln(minutes) = {fitted.intercept:.3f} + {fitted.slope:.3f} ln(prior minutes)"
     flash(f"Calibration {fitted.id} is in force: {formula}.", "report")
     return redirect(url_for("research.study_report", study_id=found.id), 303)
