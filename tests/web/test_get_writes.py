@@ -1,5 +1,6 @@
 """GET never writes: every GET route, driven through a played free game and a whole study (participant and
-researcher), runs no INSERT, UPDATE or DELETE; and an app in debug or testing refuses such a write loudly."""
+researcher), runs no INSERT, UPDATE or DELETE but the audit trail's rows of its reads (exports, a participant's page, a
+replay); and an app in debug or testing refuses such a write loudly."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ class Watch:
 
     def __init__(self, app: Flask) -> None:
         self.writes: list[str] = []
+        self.audited: list[str] = []
         self.routes: set[str] = set()
         event.listen(db.engine_of(app), "before_cursor_execute", self.statement)
         app.before_request(self.route)
@@ -36,7 +38,10 @@ class Watch:
     def statement(self, _connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         """Note a statement that changes rows during a GET."""
         if has_request_context() and request.method == "GET" and statement.lstrip().upper().startswith(CHANGES):
-            self.writes.append(f"{request.method} {request.path}: {' '.join(statement.split())[:80]}")
+            if statement.lstrip().upper().startswith(db.AUDIT_INSERT):
+                self.audited.append(request.path)  # the audit trail records reads: the one write a GET makes
+            else:
+                self.writes.append(f"{request.method} {request.path}: {' '.join(statement.split())[:80]}")
 
     def route(self) -> None:
         """Note the route of a GET request."""
@@ -139,6 +144,10 @@ def study(app: Flask, researcher: FlaskClient, participant: FlaskClient) -> None
         "/research/account",
         "/research/users",
         "/research/time-model",
+        f"/research/studies/{study_id}/audit",
+        f"/research/studies/{study_id}/audit.csv",
+        "/research/audit",
+        "/research/audit.csv",
     ):
         get_twice(researcher, path, 200)
     get_twice(app.test_client(), "/research/login", 200)
@@ -187,6 +196,7 @@ def test_no_get_route_writes(make_app: Callable[..., Flask]) -> None:
     study(app, researcher, app.test_client())
     get_twice(app.test_client(), "/static/css/app.css", 200)
     assert watch.writes == []
+    assert watch.audited and all(re.search(r"/(export/[\w.]+|participants/[\w-]+|replay)$", p) for p in watch.audited)
     every_get = {rule.rule for rule in app.url_map.iter_rules() if "GET" in (rule.methods or ())}
     assert every_get - watch.routes == set(), "GET routes this test does not drive yet"
 
