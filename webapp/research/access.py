@@ -2,7 +2,8 @@
 
 Every research page that names a study asks ``study_for`` with the role its action needs. A researcher with no role
 on a study gets 404, as for a study that does not exist (the page does not tell whether it does); a viewer who asks
-for an owner's action gets 403 with a message.
+for an owner's action gets 403 with a message; so does a researcher who is no administrator on an administrator's
+page (``administrator_only``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,12 @@ from ..models import Study, StudyMember, User
 
 ROLES = ("viewer", "owner")  # weakest first
 CREATOR = "owner"
+
+
+def administrator_only(what: str) -> None:
+    """403 unless the logged-in researcher is an administrator; the message says who may do ``what``."""
+    if not current_user.is_admin:
+        abort(403, description=f"Only an administrator {what}.")
 
 
 def role_of(session: Session, study: Study, user: User) -> str | None:

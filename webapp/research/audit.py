@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import current_app, request
 from flask_login import current_user
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..db import sessions_of
@@ -65,11 +65,19 @@ def record_read(action: str, study: Study | None, detail: str = "") -> None:
 
 
 def rows_of(session: Session, study_id: int | None, limit: int | None = None) -> list[AuditEvent]:
-    """A study's rows (every row for None), the latest first."""
+    """A study's rows (every row for None), the latest first, at most ``limit`` of them."""
     query = select(AuditEvent).order_by(AuditEvent.id.desc())
     if study_id is not None:
         query = query.where(AuditEvent.study_id == study_id)
     return list(session.scalars(query.limit(limit) if limit else query))
+
+
+def count_of(session: Session, study_id: int | None) -> int:
+    """How many rows a study has (every row for None)."""
+    query = select(func.count()).select_from(AuditEvent)
+    if study_id is not None:
+        query = query.where(AuditEvent.study_id == study_id)
+    return int(session.scalar(query) or 0)
 
 
 def csv_text(rows: Iterable[AuditEvent]) -> str:

@@ -18,7 +18,7 @@ from ..db import get_session
 from ..models import AuditEvent, Study
 from ..study import lifecycle, preparing, rights, studies
 from . import audit, bp, login_required
-from .access import study_for
+from .access import administrator_only, study_for
 from .views import caps_of_form, questionnaire_of_form, settings_of_form, work_of_form
 
 PUZZLE_FIELDS = ("puzzles", "targets", "sliders")
@@ -146,12 +146,13 @@ def delete_participant(study_id: int) -> ResponseReturnValue:
 # The audit trail's pages ----------------------------------------------------------------------------------------------
 
 
-def audit_page(rows: list[AuditEvent], study: Study | None, csv_url: str) -> str:
-    """The trail's page."""
+def audit_page(study: Study | None, csv_url: str) -> str:
+    """The trail's page: a study's (every study's for None), its latest SHOWN rows."""
+    session, study_id = get_session(), study.id if study is not None else None
     return render_template(
         "research/audit.html",
-        rows=rows[: audit.SHOWN],
-        total=len(rows),
+        rows=audit.rows_of(session, study_id, audit.SHOWN),
+        total=audit.count_of(session, study_id),
         study=study,
         actions=audit.ACTIONS,
         csv_url=csv_url,
@@ -170,9 +171,7 @@ def audit_download(rows: list[AuditEvent], name: str) -> Response:
 def study_audit(study_id: int) -> ResponseReturnValue:
     """A study's audit trail (its owners)."""
     found = study_for(study_id, "owner")
-    return audit_page(
-        audit.rows_of(get_session(), found.id), found, url_for("research.study_audit_csv", study_id=found.id)
-    )
+    return audit_page(found, url_for("research.study_audit_csv", study_id=found.id))
 
 
 @bp.get("/studies/<int:study_id>/audit.csv")
@@ -183,23 +182,17 @@ def study_audit_csv(study_id: int) -> ResponseReturnValue:
     return audit_download(audit.rows_of(get_session(), found.id), f"study-{found.public_id}-audit.csv")
 
 
-def audit_administrator() -> None:
-    """403 unless the researcher is an administrator."""
-    if not current_user.is_admin:
-        abort(403, description="Only an administrator sees the whole audit trail.")
-
-
 @bp.get("/audit")
 @login_required
 def whole_audit() -> ResponseReturnValue:
     """Every row of the audit trail (administrators)."""
-    audit_administrator()
-    return audit_page(audit.rows_of(get_session(), None), None, url_for("research.audit_csv"))
+    administrator_only("sees the whole audit trail")
+    return audit_page(None, url_for("research.audit_csv"))
 
 
 @bp.get("/audit.csv")
 @login_required
 def audit_csv() -> ResponseReturnValue:
     """The whole audit trail as CSV (administrators)."""
-    audit_administrator()
+    administrator_only("sees the whole audit trail")
     return audit_download(audit.rows_of(get_session(), None), "audit.csv")

@@ -22,7 +22,7 @@ from werkzeug.security import check_password_hash
 from ..db import get_session
 from ..models import StudyMember, User, utcnow
 from . import MIN_PASSWORD, audit, bp, hash_password, login_required, logins
-from .access import ROLES, members_of, role_of, study_for
+from .access import ROLES, administrator_only, members_of, role_of, study_for
 
 INVITE_DAYS = 7
 
@@ -113,12 +113,6 @@ def add_member(session: Session, study_id: int, email: str, role: str) -> User:
 # Pages -----------------------------------------------------------------------------------------------------------
 
 
-def admin_only() -> None:
-    """403 unless the logged-in researcher is an administrator."""
-    if not current_user.is_admin:
-        abort(403, description="Only an administrator manages researcher accounts.")
-
-
 def users_page(
     error: str | None = None, invite_link: str | None = None, status: int = 200, done: str | None = None
 ) -> ResponseReturnValue:
@@ -133,7 +127,7 @@ def users_page(
 @login_required
 def users() -> ResponseReturnValue:
     """Every researcher account with its state (active, invited, disabled), for an administrator."""
-    admin_only()
+    administrator_only("manages researcher accounts")
     return users_page()
 
 
@@ -141,7 +135,7 @@ def users() -> ResponseReturnValue:
 @login_required
 def invite_user() -> ResponseReturnValue:
     """Invite a researcher by email: the page shows the invitation link once."""
-    admin_only()
+    administrator_only("manages researcher accounts")
     try:
         token = invite(get_session(), request.form.get("email") or "", request.form.get("admin") == "on")
     except TeamError as error:
@@ -153,7 +147,7 @@ def invite_user() -> ResponseReturnValue:
 @login_required
 def change_user(user_id: int, change: str) -> ResponseReturnValue:
     """Disable or enable an account, or end all its log-ins."""
-    admin_only()
+    administrator_only("manages researcher accounts")
     session = get_session()
     user = session.get(User, user_id) or abort(404, description="There is no such account.")
     if change == "end-sessions":

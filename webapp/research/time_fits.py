@@ -12,21 +12,15 @@ import click
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask.cli import AppGroup
 from flask.typing import ResponseReturnValue
-from flask_login import current_user
 
 from .. import jobs
 from ..db import get_session, sessions_of
 from ..games import calibration, learning
 from ..validation import INTEGER_COLUMN_MAX
 from . import audit, bp, login_required
+from .access import administrator_only
 
 calibration_cli = AppGroup("calibration", help="The time model's versions: fit over every game, list, roll back.")
-
-
-def administrator() -> None:
-    """403 unless the logged-in researcher is an administrator."""
-    if not current_user.is_admin:
-        abort(403, description="Only an administrator fits or rolls back the time model.")
 
 
 @bp.get("/time-model")
@@ -49,7 +43,7 @@ def time_model() -> ResponseReturnValue:
 @login_required
 def fit_now() -> ResponseReturnValue:
     """Queue a fit over every game now (administrators)."""
-    administrator()
+    administrator_only("fits or rolls back the time model")
     if jobs.enqueue(current_app._get_current_object(), learning.JOB, learning.FORCED):  # type: ignore[attr-defined]
         audit.record_change(get_session(), "time-model-fit", None, "over every game")
         get_session().commit()
@@ -63,7 +57,7 @@ def fit_now() -> ResponseReturnValue:
 @login_required
 def use_version() -> ResponseReturnValue:
     """Put a version in force again, or the prior alone (``version`` = "prior"; administrators)."""
-    administrator()
+    administrator_only("fits or rolls back the time model")
     chosen = request.form.get("version", "")
     version_id = None if chosen == "prior" else parse_version(chosen)
     try:
