@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_board import new_page
+from test_board import expect_solved, new_page
 from test_study import JOB_PATIENCE_MS, create_account, log_in
 
 from sudoku_engine.generate import generate_puzzle
@@ -107,7 +107,7 @@ def test_start_page_game_hint_and_completion_have_no_serious_violation(page: Pag
         if char == ".":
             page.locator(f'#board [data-cell="r{cell // 9 + 1}c{cell % 9 + 1}"]').click()
             page.keyboard.press(solution[cell])
-    expect(page.locator("#completion")).to_be_visible()
+    expect_solved(page)
     assert_accessible(page, "completion view")
     page.goto("/history")
     expect(page.locator("main h1")).to_be_visible()

@@ -29,6 +29,7 @@ from test_board import (
     empties,
     events_of,
     every_look,
+    expect_solved,
     focused_cell,
     marked_for_screenshots,
     name,
@@ -147,7 +148,7 @@ def test_no_layout_shift_when_the_message_the_hint_or_the_completion_appears(
         if not cell_at(page, cell).get_attribute("data-digit"):
             cell_at(page, cell).click()
             page.keyboard.press(solution[cell])
-    expect(page.locator("#completion")).to_be_visible()
+    expect_solved(page)
     assert shift_since(page) == 0, "the completion panel moved the page"
     assert box(page, "#board") == board_before
     expect(page.locator("#pause")).to_be_hidden()

@@ -13,7 +13,7 @@ import test_board
 import test_study
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_board import ARTIFACTS, DESKTOP, PHONE, cell_at, empties, name, open_puzzle
+from test_board import ARTIFACTS, DESKTOP, PHONE, cell_at, empties, expect_solved, name, open_puzzle
 from test_history import solve_by_requests
 
 pytestmark = pytest.mark.browser
@@ -94,7 +94,7 @@ def test_the_solved_panel_fits(fresh: BrowserContext, nearly_solved: tuple[str, 
     for cell in empties(puzzle):
         cell_at(page, cell).click()
         page.keyboard.press(solution[cell])
-    expect(page.locator("#completion")).to_be_visible()
+    expect_solved(page)
     found = misfits(page, "#completion", "solved")
     assert found == [], "\n".join(found)
 

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, expect
 from sqlalchemy import select
-from test_board import new_page
+from test_board import expect_solved, new_page
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.solver import solve
@@ -172,7 +172,7 @@ def solve_on_page(page: Page, puzzle: str, solution: str) -> None:
         if char == ".":
             page.locator(f'#board [data-cell="{cell_name(cell)}"]').click()
             page.keyboard.press(solution[cell])
-    expect(page.locator("#completion")).to_contain_text(re.compile(r"Solved in \d+:\d\d"))
+    expect_solved(page)
 
 
 def progress(page: Page) -> Locator:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_board import ARTIFACTS, new_page
+from test_board import ARTIFACTS, expect_solved, new_page
 from test_study import GAME_URL, JOB_PATIENCE_MS, create_account, easy_puzzle, log_in, nearly_solved, open_study
 
 from sudoku_engine.slider import describe
@@ -95,7 +95,7 @@ def solve_three(page: Page, solution: str) -> None:
     for cell in (0, 40, 80):
         page.locator(f'#board [data-cell="r{cell // 9 + 1}c{cell % 9 + 1}"]').click()
         page.keyboard.press(solution[cell])
-    expect(page.locator("#completion")).to_contain_text(re.compile(r"Solved in \d+:\d\d"))
+    expect_solved(page)
 
 
 def test_a_participant_sees_no_rating_before_the_difficulty_question(
