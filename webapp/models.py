@@ -1,6 +1,6 @@
-"""SQLAlchemy 2 models: games and their events, the puzzle bank, researchers and their log-in sessions, studies and
-their participants and answers, the time model's versions and what they found per puzzle, reports, leases on shared
-work, the live job consumers, rate-limit counts and the audit trail."""
+"""SQLAlchemy 2 models: games and their events, the puzzle bank, researchers, their log-in sessions and the studies'
+teams, studies with their puzzles, participants and answers, the time model's versions and what they found per
+puzzle, reports, leases on shared work, the live job consumers, rate-limit counts and the audit trail."""
 
 from __future__ import annotations
 

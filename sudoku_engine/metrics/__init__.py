@@ -6,8 +6,10 @@
 - ``chen``: seed 003, r-Reduction, Inference and game complexity (entropy).
 - ``simonis``: seed 004, propagation schemes, well-posedness, local minimality and reduction.
 
-Each module names the seed section it implements. ``measure`` runs them with the work caps used for rating
-(each capped measure is named in ``capped``) and stops early at a deadline (the rest is then missing).
+Beside them: ``_fatemi_numba`` (fatemi's kernel), ``_matching`` (simonis' matching filters) and ``_singles`` (the
+singles rules fatemi, findling and simonis share). Each module names the seed section it implements. ``measure``
+runs them with the work caps used for rating (each capped measure is named in ``capped``) and stops early at a
+deadline (the rest is then missing).
 """
 
 from __future__ import annotations

@@ -18,6 +18,12 @@ VWXYZ-Wing and Aligned Pair Exclusion; they take the score and level of the HoDo
 XYZ-Wing for WXYZ- and VWXYZ-Wing (which extend it by one and two digits and cells, still one set and one bivalue
 cell, in the wings' tier), Death Blossom for Aligned Pair Exclusion (a candidate goes because every digit of the
 other cell, the stem, either sees it directly or forces a bivalue petal onto it).
+
+The families' modules: ``singles``, ``intersections``, ``subsets``, ``single_digit``, ``fish``, ``colouring``,
+``wings``, ``uniqueness``, ``exclusion``, ``chains``, ``als``, ``forcing``, ``nets`` and ``last_resort``; beside
+them ``common`` (the Steps of the simplest shapes), ``memo`` (skipping what has not changed), ``tables`` (the
+box-line tables), ``compiled`` (the techniques with compiled finders) and the kernels ``_finders_numba`` and
+``_nets_numba``.
 """
 
 from __future__ import annotations

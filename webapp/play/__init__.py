@@ -1,4 +1,7 @@
-"""The play blueprint: pick a difficulty, play a puzzle in the browser, see the solve time."""
+"""The play blueprint: pick a difficulty, play a puzzle in the browser, see the solve time.
+
+The pages and actions are in ``views``, over what a player sends (``inputs``), the anonymous player cookie
+(``player``), the history pages (``history_views``) and the hint's words and technique pages (``teaching``)."""
 
 from flask import Blueprint
 

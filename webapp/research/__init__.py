@@ -1,8 +1,11 @@
 """The researcher side: login, studies, progress, exports and the validation report.
 
 This module holds the ``research`` blueprint, its login and the ``flask user`` and ``flask study`` commands;
-``views`` adds the pages, over the services ``exports``, ``report`` (its statistics in ``analysis``) and
-``report_cache``; ``time_fits`` the time model's page and the ``flask calibration`` commands."""
+``views`` adds the pages, ``manage`` a study's management pages, ``participants`` one participant at a time,
+``team`` accounts and a study's team, ``time_fits`` the time model's page and the ``flask calibration`` commands;
+over the services ``exports`` (its answers in ``answers``, its columns in ``codebook``), ``report`` (its statistics
+in ``analysis``) and ``report_cache``, ``access`` (who may see or change a study), ``audit`` (the audit trail) and
+``logins`` (log-ins kept on the server)."""
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
 """Studies: the participant's pages (``views``, the ``study`` blueprint), studies and their participants
-(``studies``), and the job that prepares a study (``preparing``)."""
+(``studies``), the job that prepares a study (``preparing``), its phases (``lifecycle``), the participant's rights
+(``rights``), its questionnaire (``questions``) and its consent text (``consent``)."""
