@@ -1,5 +1,6 @@
 """A study's codebook: every column of every export (long CSV, wide CSV, answers CSV, the JSON's keys) with its
-meaning, type and allowed values, the study's own questions included (``docs/data.md`` says the same in prose).
+meaning, type and allowed values, the study's own questions included (``docs/data.md`` says the same in prose,
+checked by ``tests/web/test_data_doc.py``).
 
 ``tests/web/test_questionnaires.py`` checks that the codebook lists exactly the columns each export has.
 """
