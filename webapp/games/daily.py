@@ -81,4 +81,4 @@ def daily_game(
         or chosen(session, day, tolerance)
         or pool.serve(session, target, tolerance=tolerance, budget_s=budget_s)
     )
-    return store.save_new(session, store.served_game(served, DAILY_SLIDER, SOURCE, player, daily=day))
+    return store.save_new(session, store.served_game(served, DAILY_SLIDER, target, SOURCE, player, daily=day))

@@ -76,22 +76,30 @@ def new_game_from_slider(
     tolerance: float = DEFAULT_TOLERANCE,
     budget_s: float = 3.0,
     player: str | None = None,
+    refill: Callable[[Session, float], object] | None = None,
 ) -> Game:
     """Start a game on a puzzle for a slider value: from the bank, else generated within ``budget_s`` seconds; the
-    game is ``player``'s (an anonymous player's cookie id) when given."""
+    game is ``player``'s (an anonymous player's cookie id) when given. Once it is stored, ``refill`` (the bank's
+    ``refill_if_low`` for the app) is asked to make more puzzles near its target when few are left there."""
     target = target_for_slider(slider)
     promised = typical_minutes(slider)  # the prior minutes the slider showed: the served puzzle keeps close to them
     served = pool.serve(session, target, tolerance=tolerance, budget_s=budget_s, minutes=promised, player=player)
-    return save_new(session, served_game(served, slider, "slider", player))
+    game = save_new(session, served_game(served, slider, target, "slider", player))
+    if refill is not None:
+        refill(session, target)
+    return game
 
 
-def served_game(served: pool.Served, slider: float, source: str, player: str | None, **fields: Any) -> Game:
-    """A new game on a served puzzle for a slider value (not yet stored); ``fields`` sets other columns."""
+def served_game(
+    served: pool.Served, slider: float, target: float, source: str, player: str | None, **fields: Any
+) -> Game:
+    """A new game on a puzzle served for a slider value and its target D (not yet stored); ``fields`` sets other
+    columns."""
     return Game(
         puzzle=served.puzzle,
         solution=served.solution,
         slider=slider,
-        target_d=target_for_slider(slider),
+        target_d=target,
         d=served.d,
         effort=served.effort,
         prior_minutes=served.prior_minutes,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, NoReturn, TypeVar
@@ -110,9 +111,8 @@ def new_game() -> ResponseReturnValue:
         tolerance=config["POOL_TOLERANCE"],
         budget_s=config["POOL_GENERATE_BUDGET_S"],
         player=player_for_new_game(),
+        refill=functools.partial(pool.refill_if_low, current_app),
     )
-    if game.target_d is not None:
-        pool.refill_if_low(current_app, session, game.target_d)
     address = url_for("play.game", game_id=game.id)
     if is_htmx():
         return "", 204, {"HX-Redirect": address}
