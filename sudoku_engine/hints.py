@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import deadline
+from . import deadline, logic
 from .board import Board, Step
 from .grid import (
     UNITS_OF,
@@ -29,7 +29,7 @@ from .grid import (
     unit_name,
 )
 from .solver import PuzzleLike, as_values, solve_count
-from .techniques import BY_ID, CATALOGUE, Technique, step_se
+from .techniques import BY_ID, CATALOGUE, Technique
 from .techniques.common import digit_list, names, plural
 from .techniques.singles import single_cells
 
@@ -106,30 +106,11 @@ def unlocks(board: Board, step: Step) -> int:
     return len(step.placements) + len(single_cells(after))
 
 
-class StepTooLong(deadline.TimeUp):
-    """The easiest step was not found within the time limit: every technique before ``reached`` was tried."""
-
-    def __init__(self, reached: Technique) -> None:
-        super().__init__(f"no step found before {reached.name} within the time limit")
-        self.reached = reached
-
-
 def easiest_step(board: Board) -> Step | None:
-    """The easiest applicable step (lowest rating, then catalogue order); among the equally rated applications
-    of its technique, the one that unlocks the most. StepTooLong when a time limit (``deadline``) passes first."""
-    best: list[Step] = []
-    for entry in CATALOGUE:
-        if best and entry.se_rating >= step_se(best[0]):
-            break
-        try:
-            deadline.check()
-            steps = [step for step in entry.find(board) if step.is_progress]
-        except deadline.TimeUp:
-            raise StepTooLong(entry) from None
-        if steps:
-            lowest = min(step_se(step) for step in steps)
-            if not best or lowest < step_se(best[0]):
-                best = [step for step in steps if step_se(step) == lowest]
+    """The easiest applicable step (lowest rating, then catalogue order: ``logic.easiest`` over every application);
+    among the equally rated applications of its technique, the one that unlocks the most. StepTooLong when a time
+    limit (``deadline``) passes first."""
+    best = logic.easiest(board, CATALOGUE, logic.every_progress)
     return max(best, key=lambda step: unlocks(board, step)) if best else None
 
 
@@ -224,7 +205,7 @@ def hint(
     try:
         with deadline.until(None if budget_s is None else started + budget_s):
             step = easiest_step(board)
-    except StepTooLong as late:
+    except logic.StepTooLong as late:
         return made("reveal_digit", *_reveal_hint(board, truth, late.reached))
     if step is None:
         raise RuntimeError("no technique applies, yet the catalogue ends with bifurcation")

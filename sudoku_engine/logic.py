@@ -59,41 +59,66 @@ def _techniques(allow: Collection[str] | None) -> list[Technique]:
     return [t for t in CATALOGUE if t.id in allow]
 
 
-def _first_progress(tech: Technique, board: Board) -> Step | None:
-    """The first application of a technique that changes the board (the shortest, for chains)."""
-    return next((step for step in tech.find(board) if step.is_progress), None)
+def _first_progress(tech: Technique, board: Board) -> list[Step]:
+    """The first application of a technique that changes the board (the shortest, for chains), or none."""
+    return next(([step] for step in tech.find(board) if step.is_progress), [])
+
+
+def every_progress(tech: Technique, board: Board) -> list[Step]:
+    """Every application of a technique that changes the board."""
+    return [step for step in tech.find(board) if step.is_progress]
+
+
+class StepTooLong(deadline.TimeUp):
+    """The easiest step was not found within the time limit: every technique before ``reached`` was tried."""
+
+    def __init__(self, reached: Technique) -> None:
+        super().__init__(f"no step found before {reached.name} within the time limit")
+        self.reached = reached
+
+
+def easiest(
+    board: Board,
+    techniques: Iterable[Technique] = CATALOGUE,
+    applications: Callable[[Technique, Board], list[Step]] = _first_progress,
+) -> list[Step]:
+    """The applicable steps with the lowest SE-like rating (Sudoku Explainer's rule), all of one technique: the
+    easiest step is one of them (none when nothing applies). StepTooLong when a time limit (``deadline``) passes.
+
+    Techniques come in order of their base rating, and a chain's step is rated its base plus its length bonus, so
+    the search stops at the first technique whose base rating reaches the best step found; ties go to the
+    technique that comes first. ``applications`` gives the steps of a technique that count: by default its first
+    (a chain's finder gives its shortest first), ``every_progress`` for all of them.
+    """
+    best: list[Step] = []
+    for tech in techniques:
+        if best and tech.se_rating >= step_se(best[0]):
+            break
+        try:
+            deadline.check()
+            steps = applications(tech, board)
+        except deadline.TimeUp:
+            raise StepTooLong(tech) from None
+        if steps:
+            lowest = min(step_se(step) for step in steps)
+            if not best or lowest < step_se(best[0]):
+                best = [step for step in steps if step_se(step) == lowest]
+    return best
 
 
 def next_step(
     board: Board, techniques: Iterable[Technique] = CATALOGUE, rng: random.Random | None = None
 ) -> Step | None:
-    """The applicable step with the lowest SE-like rating (Sudoku Explainer's rule), or None when none applies.
-
-    Techniques come in order of their base rating, and a chain's step is rated its base plus its length bonus, so
-    the search stops at the first technique whose base rating reaches the best step found; ties go to the
-    technique that comes first. With ``rng`` a random application of the easiest applicable technique is taken
-    instead (seed 002's hsolve needs that).
-    """
-    best: Step | None = None
-    best_rating = 0.0
+    """The logic solver's next step: the first of the ``easiest``, or None when none applies. With ``rng`` a random
+    application of the first applicable technique is taken instead (seed 002's hsolve needs that)."""
+    if rng is None:
+        return next(iter(easiest(board, techniques)), None)
     for tech in techniques:
-        if best is not None and tech.se_rating >= best_rating:
-            break
         deadline.check()
-        if rng is not None:
-            found = [step for step in tech.find(board) if step.is_progress]
-            if found:
-                return rng.choice(found)
-            continue
-        step = _first_progress(tech, board)
-        if step is None:
-            continue
-        rating = step_se(step)
-        if best is None or rating < best_rating:
-            best, best_rating = step, rating
-        if not tech.chain_like:
-            break
-    return best
+        found = every_progress(tech, board)
+        if found:
+            return rng.choice(found)
+    return None
 
 
 def solve(
@@ -153,8 +178,13 @@ def steps_past_singles(board: Board, techniques: Sequence[Technique] = CATALOGUE
 
 
 Taken = tuple[Technique, Step | None]
+Options = tuple[int, int]  # ``options`` of a position: its empty cells, and how many a single could fill
+NOT_COUNTED: Options = (-1, -1)  # the options of a step taken where they are not counted
 # A kernel entry: the trace's next technique step on a board without singles, taken in place (none: empty).
 _Kernel = Callable[[Board, Sequence[Technique]], list[Technique]]
+# The kernel's run of steps from a board: how it ended (``compiled.STUCK`` and the like), the techniques taken and
+# the options before each.
+_Head = Callable[[Board], tuple[int, list[Technique], list[Options]]]
 
 
 def _later_step(board: Board, segments: Sequence[compiled.Segment], kernel: _Kernel) -> Taken | None:
@@ -184,6 +214,24 @@ def _later_step(board: Board, segments: Sequence[compiled.Segment], kernel: _Ker
     return BY_ID[best.technique], best
 
 
+def _kernel_walk(
+    board: Board, later: Sequence[compiled.Segment], head: _Head, kernel: _Kernel
+) -> Iterator[tuple[Taken, Options]]:
+    """The trace on the numba backend, each step with the options before it: the kernel runs the leading compiled
+    techniques (and the singles) free, then the later techniques give one step, again, until it is solved or
+    stuck. ``board`` is changed in place."""
+    while True:
+        status, techniques, opened = head(board)
+        yield from (((tech, None), before) for tech, before in zip(techniques, opened, strict=True))
+        if status != compiled.STUCK:
+            return
+        before = options(board)
+        found = _later_step(board, later, kernel)
+        if found is None:
+            return
+        yield found, before
+
+
 def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATALOGUE) -> Iterator[Taken]:
     """The technique of each step of the trace other than singles, with its Step when a Python finder took it.
 
@@ -197,16 +245,14 @@ def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATA
     if not segments or not segments[0][0]:
         yield from ((BY_ID[step.technique], step) for step in steps_past_singles(board, others))
         return
-    head, later = segments[0][1], segments[1:]
-    while True:
-        status, taken = compiled.run(board, head)
-        yield from ((tech, None) for tech in taken)
-        if status != compiled.STUCK:
-            return
-        found = _later_step(board, later, lambda b, ts: compiled.run(b, ts, limit=1)[1])
-        if found is None:
-            return
-        yield found
+    head = segments[0][1]
+
+    def run_head(on: Board) -> tuple[int, list[Technique], list[Options]]:
+        status, taken = compiled.run(on, head)
+        return status, taken, [NOT_COUNTED] * len(taken)
+
+    walk = _kernel_walk(board, segments[1:], run_head, lambda b, ts: compiled.run(b, ts, limit=1)[1])
+    yield from (taken for taken, _ in walk)
 
 
 def options(board: Board) -> tuple[int, int]:
@@ -222,7 +268,7 @@ class TakenTrace:
 
     steps: list[Taken]
     final: Board
-    options: list[tuple[int, int]]
+    options: list[Options]
 
 
 def technique_trace(position: Grid, *, deadline: float | None = None) -> TakenTrace:
@@ -234,20 +280,14 @@ def technique_trace(position: Grid, *, deadline: float | None = None) -> TakenTr
     segments = compiled.segments([t for t in CATALOGUE if t.id not in SINGLES])
     if not segments or not segments[0][0]:
         return _replayed(board, solve(board, deadline=deadline))
-    head, later = segments[0][1], segments[1:]
+    head = segments[0][1]
     traced = TakenTrace([], board, [])
+    walk = _kernel_walk(
+        board, segments[1:], lambda on: compiled.trace(on, head), lambda b, ts: compiled.trace(b, ts, limit=1)[1]
+    )
     with limit(deadline):
-        while True:
-            status, techniques, opened = compiled.trace(board, head)
-            traced.steps.extend((tech, None) for tech in techniques)
-            traced.options.extend(opened)
-            if status == compiled.SOLVED:
-                break
-            before = options(board)
-            found = _later_step(board, later, lambda b, ts: compiled.trace(b, ts, limit=1)[1])
-            if found is None:
-                break
-            traced.steps.append(found)
+        for taken, before in walk:
+            traced.steps.append(taken)
             traced.options.append(before)
     return traced
 

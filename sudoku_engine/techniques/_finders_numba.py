@@ -23,7 +23,30 @@ from numba import njit
 
 from .._search_numba import close_singles, place
 from ..grid import PEERS, POPCOUNT, UNITS, UNITS_OF
-from .tables import BOX_ALIGNED, BOX_LINE_GROUPS, CLAIMING_BOX, POINTING_LINE, THIRD
+from .tables import (
+    AR,
+    BOX_ALIGNED,
+    BOX_LINE_GROUPS,
+    BUG,
+    CHAIN,
+    CLAIMING,
+    CLAIMING_BOX,
+    COMPILED_FINDERS,
+    ER,
+    FISH,
+    HIDDEN,
+    HR,
+    LOCKED,
+    NAKED,
+    POINTING,
+    POINTING_LINE,
+    SKYSCRAPER,
+    THIRD,
+    TWO_STRING_KITE,
+    UR,
+    XY,
+    XYZ,
+)
 
 _UNITS = np.array(UNITS, dtype=np.int32)
 _UNITS_OF = np.array(UNITS_OF, dtype=np.int32)
@@ -58,83 +81,11 @@ _INSIDE = np.array([[sum(1 << i for i, c in enumerate(u) if c in v) for v in UNI
 _LOW = 0x1FF
 _DONE = 0x200
 
-# Per code (a technique's place in ``techniques.compiled.COMPILED``: pointing, claiming, locked pair, naked pair,
-# X-Wing, hidden pair, locked triple, naked triple, Swordfish, hidden triple, XY-Wing, XYZ-Wing, Unique Rectangle
-# types 1, 2, 4 and 3, Hidden Rectangle, naked quad, Jellyfish, hidden quad, BUG+1, Skyscraper, 2-String Kite,
-# Turbot Fish, Empty Rectangle, Unique Rectangle types 5 and 6, Avoidable Rectangle types 1 and 2), the finder
-# family that finds it and the size (or type, or shape) it is called with. A code names a finder only: the traces
-# search the codes in the order they are given.
-_POINTING, _CLAIMING, _LOCKED, _NAKED, _HIDDEN, _FISH, _XY, _XYZ, _UR, _HR, _BUG, _CHAIN, _ER, _AR = range(14)
-# The shapes of a four-cell single-digit chain A=B-C=D (the _CHAIN family's sizes).
-_SKYSCRAPER, _TWO_STRING_KITE, _TURBOT_FISH = 1, 2, 3
-_FAMILY = np.array(
-    [
-        _POINTING,
-        _CLAIMING,
-        _LOCKED,
-        _NAKED,
-        _FISH,
-        _HIDDEN,
-        _LOCKED,
-        _NAKED,
-        _FISH,
-        _HIDDEN,
-        _XY,
-        _XYZ,
-        _UR,
-        _UR,
-        _UR,
-        _UR,
-        _HR,
-        _NAKED,
-        _FISH,
-        _HIDDEN,
-        _BUG,
-        _CHAIN,
-        _CHAIN,
-        _CHAIN,
-        _ER,
-        _UR,
-        _UR,
-        _AR,
-        _AR,
-    ],
-    dtype=np.int32,
-)
-_SIZE = np.array(
-    [
-        0,
-        0,
-        2,
-        2,
-        2,
-        2,
-        3,
-        3,
-        3,
-        3,
-        0,
-        0,
-        1,
-        2,
-        4,
-        3,
-        0,
-        4,
-        4,
-        4,
-        0,
-        _SKYSCRAPER,
-        _TWO_STRING_KITE,
-        _TURBOT_FISH,
-        0,
-        5,
-        6,
-        1,
-        2,
-    ],
-    dtype=np.int32,
-)
+# Per code (a technique's place in ``tables.COMPILED_FINDERS``), the finder family that finds it and the size (or
+# type, or shape) it is called with. A code names a finder only: the traces search the codes in the order they are
+# given.
+_FAMILY = np.array([family for _id, family, _size in COMPILED_FINDERS], dtype=np.int32)
+_SIZE = np.array([size for _id, _family, size in COMPILED_FINDERS], dtype=np.int32)
 
 # Results of ``run``.
 STUCK, SOLVED, BROKEN = 0, 1, -1
@@ -830,9 +781,9 @@ def _crossed_in_box(b, c, u, v):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _chain_fits(a, b, c, d, u, v, shape):  # type: ignore[no-untyped-def]
     """Whether the chain A=B-C=D (links in units u, v) has the shape: Skyscraper, 2-String Kite or Turbot Fish."""
-    if shape == _SKYSCRAPER:
+    if shape == SKYSCRAPER:
         return _parallel_lines(a, b, c, d, u, v, False)
-    if shape == _TWO_STRING_KITE:
+    if shape == TWO_STRING_KITE:
         return _crossed_in_box(b, c, u, v)
     return not (_parallel_lines(a, b, c, d, u, v, True) or _crossed_in_box(b, c, u, v))
 
@@ -868,13 +819,13 @@ def _single_digit(cm, out, shape):  # type: ignore[no-untyped-def]
     units = np.empty(27, dtype=np.int32)
     for d in range(9):
         bit = 1 << d
-        if shape == _SKYSCRAPER:
+        if shape == SKYSCRAPER:
             for first in (0, 9):
                 n = _links(cm, bit, first, first + 9, ends, units)
                 if _chains(cm, out, bit, ends, units, n, shape):
                     return True
         else:
-            n = _links(cm, bit, 0, 18 if shape == _TWO_STRING_KITE else 27, ends, units)
+            n = _links(cm, bit, 0, 18 if shape == TWO_STRING_KITE else 27, ends, units)
             if _chains(cm, out, bit, ends, units, n, shape):
                 return True
     return False
@@ -942,31 +893,31 @@ def _find(code, cm, out, solved, givens):  # type: ignore[no-untyped-def]
     """The first application of a compiled technique (by code) written into ``out``; False when none applies."""
     family = _FAMILY[code]
     size = _SIZE[code]
-    if family == _POINTING:
+    if family == POINTING:
         return _locked_candidates(cm, out, 18, 27, _BOX_ALIGNED_A, _POINTING_LINE_A)
-    if family == _CLAIMING:
+    if family == CLAIMING:
         return _locked_candidates(cm, out, 0, 18, _THIRD_A, _CLAIMING_BOX_A)
-    if family == _LOCKED:
+    if family == LOCKED:
         if size == 2:
             return _locked(cm, out, _PAIR_CELLS, _PAIR_PLACES, 2)
         return _locked(cm, out, _TRIPLE_CELLS, _TRIPLE_PLACES, 3)
-    if family == _NAKED:
+    if family == NAKED:
         return _naked(cm, out, size)
-    if family == _HIDDEN:
+    if family == HIDDEN:
         return _hidden(cm, out, size)
-    if family == _FISH:
+    if family == FISH:
         return _fish(cm, out, size)
-    if family in (_XY, _XYZ):
-        return _wing(cm, out, family == _XYZ)
-    if family == _UR:
+    if family in (XY, XYZ):
+        return _wing(cm, out, family == XYZ)
+    if family == UR:
         return _unique_rectangle(cm, out, size)
-    if family == _HR:
+    if family == HR:
         return _hidden_rectangle(cm, out)
-    if family == _CHAIN:
+    if family == CHAIN:
         return _single_digit(cm, out, size)
-    if family == _ER:
+    if family == ER:
         return _empty_rectangle(cm, out)
-    if family == _AR:
+    if family == AR:
         return _avoidable_rectangle(cm, out, solved, givens, size)
     return _bug_plus_1(cm, out)
 
@@ -1135,7 +1086,7 @@ def trace(values, cm, givens, codes, log, opened, limit):  # type: ignore[no-unt
             return STUCK, steps
         log[steps] = 4 + taken
         steps += 1
-        if _FAMILY[codes[taken]] == _BUG:  # the step places its digit
+        if _FAMILY[codes[taken]] == BUG:  # the step places its digit
             for cell in range(81):
                 if out[cell]:
                     place(values, cm, cell, _digit(cm[cell] & ~out[cell]))

@@ -20,40 +20,10 @@ from functools import cache, lru_cache
 from .. import _search_py, solver
 from ..board import Board
 from . import BY_ID, Technique
+from .tables import COMPILED_FINDERS
 
-# The compiled techniques, in the order of the kernel's codes. The codes only name finders: ``run``, ``trace`` and
-# ``leading`` take the techniques in the order the caller gives (the catalogue's), whatever their codes.
-COMPILED: tuple[str, ...] = (
-    "pointing",
-    "claiming",
-    "locked_pair",
-    "naked_pair",
-    "x_wing",
-    "hidden_pair",
-    "locked_triple",
-    "naked_triple",
-    "swordfish",
-    "hidden_triple",
-    "xy_wing",
-    "xyz_wing",
-    "unique_rectangle_1",
-    "unique_rectangle_2",
-    "unique_rectangle_4",
-    "unique_rectangle_3",
-    "hidden_rectangle",
-    "naked_quad",
-    "jellyfish",
-    "hidden_quad",
-    "bug_plus_1",
-    "skyscraper",
-    "two_string_kite",
-    "turbot_fish",
-    "empty_rectangle",
-    "unique_rectangle_5",
-    "unique_rectangle_6",
-    "avoidable_rectangle_1",
-    "avoidable_rectangle_2",
-)
+# The compiled techniques, in the order of the kernel's codes (``tables.COMPILED_FINDERS``).
+COMPILED: tuple[str, ...] = tuple(technique_id for technique_id, _family, _size in COMPILED_FINDERS)
 CODES: dict[str, int] = {technique_id: code for code, technique_id in enumerate(COMPILED)}
 
 STUCK, SOLVED, BROKEN = 0, 1, -1

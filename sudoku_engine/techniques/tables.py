@@ -1,5 +1,6 @@
-"""Box-line tables of the intersections, shared by their Python finders (``intersections``) and their compiled
-twins (``_finders_numba``).
+"""Tables shared by Python finders and their compiled twins: the box-line tables of the intersections
+(``intersections`` and ``_finders_numba``), and the one table of the compiled techniques (``COMPILED_FINDERS``,
+read by ``compiled`` and ``_finders_numba``).
 
 A box's (a line's) places of a digit are read as a 9-bit mask of its positions 0..8 (a box's row-major); the
 tables say which of its lines (which box) holds them all.
@@ -60,3 +61,43 @@ def _box_line_groups(size: int) -> tuple[tuple[tuple[tuple[int, ...], int], ...]
 
 # Per size 2 and 3: per box, its groups of cells inside one box-line intersection and their places.
 BOX_LINE_GROUPS = {size: _box_line_groups(size) for size in (2, 3)}
+
+
+# The compiled finders' families (the kernel's dispatch) and the shapes of a four-cell single-digit chain A=B-C=D.
+POINTING, CLAIMING, LOCKED, NAKED, HIDDEN, FISH, XY, XYZ, UR, HR, BUG, CHAIN, ER, AR = range(14)
+SKYSCRAPER, TWO_STRING_KITE, TURBOT_FISH = 1, 2, 3
+
+# The compiled techniques: (technique id, the finder family that finds it, the size, type or shape it is called
+# with). A technique's place here is its code in the kernels; the codes only name finders (``compiled.run``,
+# ``compiled.trace`` and ``compiled.leading`` take the techniques in the order the caller gives, the catalogue's).
+COMPILED_FINDERS: tuple[tuple[str, int, int], ...] = (
+    ("pointing", POINTING, 0),
+    ("claiming", CLAIMING, 0),
+    ("locked_pair", LOCKED, 2),
+    ("naked_pair", NAKED, 2),
+    ("x_wing", FISH, 2),
+    ("hidden_pair", HIDDEN, 2),
+    ("locked_triple", LOCKED, 3),
+    ("naked_triple", NAKED, 3),
+    ("swordfish", FISH, 3),
+    ("hidden_triple", HIDDEN, 3),
+    ("xy_wing", XY, 0),
+    ("xyz_wing", XYZ, 0),
+    ("unique_rectangle_1", UR, 1),
+    ("unique_rectangle_2", UR, 2),
+    ("unique_rectangle_4", UR, 4),
+    ("unique_rectangle_3", UR, 3),
+    ("hidden_rectangle", HR, 0),
+    ("naked_quad", NAKED, 4),
+    ("jellyfish", FISH, 4),
+    ("hidden_quad", HIDDEN, 4),
+    ("bug_plus_1", BUG, 0),
+    ("skyscraper", CHAIN, SKYSCRAPER),
+    ("two_string_kite", CHAIN, TWO_STRING_KITE),
+    ("turbot_fish", CHAIN, TURBOT_FISH),
+    ("empty_rectangle", ER, 0),
+    ("unique_rectangle_5", UR, 5),
+    ("unique_rectangle_6", UR, 6),
+    ("avoidable_rectangle_1", AR, 1),
+    ("avoidable_rectangle_2", AR, 2),
+)
