@@ -215,17 +215,17 @@ def _later_step(board: Board, segments: Sequence[compiled.Segment], kernel: _Ker
 
 
 def _kernel_walk(
-    board: Board, later: Sequence[compiled.Segment], head: _Head, kernel: _Kernel
+    board: Board, later: Sequence[compiled.Segment], head: _Head, kernel: _Kernel, counted: bool = True
 ) -> Iterator[tuple[Taken, Options]]:
-    """The trace on the numba backend, each step with the options before it: the kernel runs the leading compiled
-    techniques (and the singles) free, then the later techniques give one step, again, until it is solved or
-    stuck. ``board`` is changed in place."""
+    """The trace on the numba backend, each step with the options before it (``NOT_COUNTED`` for a later step
+    unless ``counted``): the kernel runs the leading compiled techniques (and the singles) free, then the later
+    techniques give one step, again, until it is solved or stuck. ``board`` is changed in place."""
     while True:
         status, techniques, opened = head(board)
         yield from (((tech, None), before) for tech, before in zip(techniques, opened, strict=True))
         if status != compiled.STUCK:
             return
-        before = options(board)
+        before = options(board) if counted else NOT_COUNTED
         found = _later_step(board, later, kernel)
         if found is None:
             return
@@ -251,7 +251,7 @@ def techniques_past_singles(board: Board, techniques: Sequence[Technique] = CATA
         status, taken = compiled.run(on, head)
         return status, taken, [NOT_COUNTED] * len(taken)
 
-    walk = _kernel_walk(board, segments[1:], run_head, lambda b, ts: compiled.run(b, ts, limit=1)[1])
+    walk = _kernel_walk(board, segments[1:], run_head, lambda b, ts: compiled.run(b, ts, limit=1)[1], counted=False)
     yield from (taken for taken, _ in walk)
 
 
