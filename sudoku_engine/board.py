@@ -263,11 +263,6 @@ class Board:
         """True when every cell holds a digit."""
         return all(self.values)
 
-    @property
-    def is_broken(self) -> bool:
-        """True when an empty cell has no candidate left (the position has no solution)."""
-        return any(not v and not c for v, c in zip(self.values, self.cands))
-
     def grid(self) -> Grid:
         """The placed digits as a Grid."""
         return Grid(tuple(self.values))

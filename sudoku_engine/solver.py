@@ -37,9 +37,6 @@ class Backend(Protocol):
         """``count`` of every row, in order (one kernel call for them all on numba); the first solutions only when
         asked for."""
 
-    def singles_solve(self, values: Sequence[int]) -> bool:
-        """Whether naked and hidden singles alone decide every cell."""
-
     def single_kind(self, values: Sequence[int]) -> int:
         """The hardest kind of single the puzzle needs (``solver.single_kind``), or -1."""
 
@@ -83,10 +80,6 @@ class _NumbaBackend:
         if not solutions:
             return counts.tolist(), None
         return counts.tolist(), [row if n else None for n, row in zip(counts.tolist(), found.tolist(), strict=True)]
-
-    def singles_solve(self, values: Sequence[int]) -> bool:
-        """``_search_py.singles_solve`` on the kernel."""
-        return bool(self.kernels.singles_solve(self.np.asarray(values, dtype=self.np.int8)))
 
     def single_kind(self, values: Sequence[int]) -> int:
         """``_search_py.single_kind`` on the kernel."""
@@ -242,16 +235,6 @@ def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
 def is_unique(puzzle: PuzzleLike) -> bool:
     """True when the puzzle has exactly one solution."""
     return count_solutions(puzzle, limit=2) == 1
-
-
-def is_unique_values(values: Sequence[int]) -> bool:
-    """``is_unique`` for 81 ints from 0 to 9 the caller vouches for (no parsing or checks): generators' loops."""
-    return _get_backend().count(values, 2)[0] == 1
-
-
-def solved_by_singles(values: Sequence[int]) -> bool:
-    """Whether naked and hidden singles alone solve 81 ints from 0 to 9 (the search's propagation, no branching)."""
-    return _get_backend().singles_solve(values)
 
 
 def single_kind(values: Sequence[int]) -> int:

@@ -101,10 +101,10 @@ def test_a_puzzle_with_exactly_two_solutions(backend):
     assert is_valid_solution([0] * 81, swapped)  # the second solution, checked by the rules alone
     puzzle = [0 if c in cells else v for c, v in enumerate(full)]
     assert solver.count_solutions(puzzle, limit=5) == 2
-    assert not solver.is_unique_values(puzzle)
-    assert solver.is_unique_values([v if c != cells[0] else full[c] for c, v in enumerate(puzzle)])
-    assert solver.is_unique_values(parse_values(EULER_01))
-    assert not solver.is_unique_values(parse_values(NO_SOLUTION))
+    assert not solver.is_unique(puzzle)
+    assert solver.is_unique([v if c != cells[0] else full[c] for c, v in enumerate(puzzle)])
+    assert solver.is_unique(parse_values(EULER_01))
+    assert not solver.is_unique(parse_values(NO_SOLUTION))
 
 
 @pytest.mark.parametrize(
@@ -237,32 +237,22 @@ def _with_published_grids(test: Callable[..., None]) -> Callable[..., None]:
 @settings(max_examples=60, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
 @given(case=blanked_grids())
 @_with_published_grids
-def test_solved_by_singles_agrees_between_backends_and_with_propagation(backend, case):
-    """The singles decide the puzzle exactly when the plain singles solver fills the grid."""
-    _solution, puzzle = case
-    expected = _plain_singles(puzzle)
-    assert solver.solved_by_singles(puzzle) == expected
-    if expected:
-        assert solver.count_solutions(puzzle) == 1
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=PER_TEST_FIXTURE)
-@given(case=blanked_grids())
-@_with_published_grids
 def test_single_kind_agrees_between_backends(backend, case):
     """The hardest kind of single is the plain solver's on both backends, and -1 exactly when the singles do not
     solve the puzzle."""
     _solution, puzzle = case
     kind = solver.single_kind(puzzle)
-    assert (kind == -1) == (not solver.solved_by_singles(puzzle))
+    assert (kind == -1) == (not _plain_singles(puzzle))
     assert kind == _plain_single_kind(puzzle)
+    if kind != -1:
+        assert solver.count_solutions(puzzle) == 1
 
 
-def test_solved_by_singles_on_known_puzzles(backend):
-    assert solver.solved_by_singles(parse_values(EULER_01))  # an easy puzzle: singles suffice
-    assert not solver.solved_by_singles(parse_values(AI_ESCARGOT))
-    assert not solver.solved_by_singles([0] * 81)
-    assert not solver.solved_by_singles(parse_values(NO_SOLUTION))
+def test_single_kind_on_known_puzzles(backend):
+    assert solver.single_kind(parse_values(EULER_01)) != -1  # an easy puzzle: singles suffice
+    assert solver.single_kind(parse_values(AI_ESCARGOT)) == -1
+    assert solver.single_kind([0] * 81) == -1
+    assert solver.single_kind(parse_values(NO_SOLUTION)) == -1
 
 
 def _reference_dig(values, groups, min_givens):

@@ -860,8 +860,3 @@ def hsolve(puzzle: PuzzleLike | Board, runs: int = DEFAULT_RUNS, seed: int = 0, 
     if not costs:
         return Hsolve((partial,), True, False, searches.work)
     return Hsolve(tuple(costs), capped, solved, searches.work)
-
-
-def tier_table() -> list[tuple[int, str, tuple[str, ...]]]:
-    """(tier, family, technique ids) for every family, in tier order: the table of the module docstring."""
-    return [(_TIER_OF[f.techniques[0]], f.name, f.techniques) for f in FAMILIES]

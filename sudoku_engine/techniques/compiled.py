@@ -64,12 +64,6 @@ def segments(techniques: Sequence[Technique]) -> list[Segment]:
     return runs
 
 
-def leading(techniques: Sequence[Technique]) -> int:
-    """How many of the first techniques have compiled finders (0 where they do not run)."""
-    runs = segments(techniques)
-    return len(runs[0][1]) if runs and runs[0][0] else 0
-
-
 def run(board: Board, techniques: Sequence[Technique], limit: int = 729) -> tuple[int, list[Technique]]:
     """Follow the trace over the singles and ``techniques`` (all compiled) on ``board``, changed in place.
 

@@ -68,8 +68,8 @@ POINTING, CLAIMING, LOCKED, NAKED, HIDDEN, FISH, XY, XYZ, UR, HR, BUG, CHAIN, ER
 SKYSCRAPER, TWO_STRING_KITE, TURBOT_FISH = 1, 2, 3
 
 # The compiled techniques: (technique id, the finder family that finds it, the size, type or shape it is called
-# with). A technique's place here is its code in the kernels; the codes only name finders (``compiled.run``,
-# ``compiled.trace`` and ``compiled.leading`` take the techniques in the order the caller gives, the catalogue's).
+# with). A technique's place here is its code in the kernels; the codes only name finders (``compiled.run``
+# and ``compiled.trace`` take the techniques in the order the caller gives, the catalogue's).
 COMPILED_FINDERS: tuple[tuple[str, int, int], ...] = (
     ("pointing", POINTING, 0),
     ("claiming", CLAIMING, 0),
