@@ -20,6 +20,7 @@ from werkzeug.routing import IntegerConverter, Map
 
 from .models import Study, User
 
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,19}")  # ASCII digits only: str.isdigit() also takes "²", which int() refuses
 INTEGER_COLUMN_MAX = 2**31 - 1  # PostgreSQL's integer; SQLite's integers reach 2^63 - 1
 ADDRESS_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 FIELD_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, line feed and carriage return are allowed
@@ -60,3 +61,15 @@ def check_request() -> None:
 def shown(name: str) -> str:
     """A field name as a message can quote it: control characters replaced, at most 40 characters."""
     return repr(ADDRESS_CONTROL.sub("?", name)[:40])
+
+
+def bounded_int(text: str, low: int, high: int) -> int:
+    """The whole number ``text`` writes (spaces around it allowed) when it lies from ``low`` to ``high``; else a
+    ValueError whose message says which of the two it is not."""
+    written = text.strip()
+    if not WHOLE_NUMBER.fullmatch(written):
+        raise ValueError(f"{shown(written)} is not a whole number")
+    value = int(written)
+    if not low <= value <= high:
+        raise ValueError(f"{value} is outside {low} to {high}")
+    return value

@@ -146,6 +146,7 @@ def test_the_questionnaire_text_becomes_its_questions() -> None:
         ("[after]\na | single: Yes | One option?", ["Line 2: a choice needs 2 to 20 options"]),
         ("[after]\na | likert5: Only one end | A?", ["Line 2: a likert5 scale needs its two end labels"]),
         ("[after]\na | text: 5000 | A?", ["Line 2: a text question needs its longest answer, 1 to 1000"]),
+        ("[after]\na | text: \u00b2 | A?", ["Line 2: a text question needs its longest answer, 1 to 1000"]),
         ("[after]\na | text: 10 | check: yes | A?", ["Line 2: check: 'yes' is not an answer"]),
         ("[after]\na | single: Yes; No | check: Maybe | A?", ["Line 2: check: 'Maybe' is not an answer"]),
         ("[after]\na | single: Yes; No | sometimes | A?", ["Line 2: 'sometimes' is not a flag"]),

@@ -85,6 +85,7 @@ def test_only_administrators_fit_and_roll_back(app: Flask, clock: Clock) -> None
     with db.sessions_of(app)() as session:
         assert calibration.in_force(session).version is None
     assert post(admin, "/research/time-model/use", version="x")[0] == 400
+    assert post(admin, "/research/time-model/use", version="\u00b2")[0] == 400  # a digit to isdigit(), not to int()
     assert post(admin, "/research/time-model/use", version="99999")[0] == 409
     assert post(admin, "/research/time-model/use", version=str(second_id))[0] == 303
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from ..db import get_session
 from ..games import boardview, replay
 from ..models import Event, Game, Participant, Study, utcnow
+from ..validation import bounded_int
 from . import audit, bp, exports, login_required
 from .access import study_for
 
@@ -120,9 +121,10 @@ def step_asked(count: int) -> int:
     text = request.args.get("step")
     if text is None or text == "":
         return count
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(count))) or int(text) > count:
+    try:
+        return bounded_int(text, 0, count)
+    except ValueError:
         abort(400, description=f"step is a whole number from 0 to {count}: the events of this game.")
-    return int(text)
 
 
 def frames(steps: list[replay.Step], solution: str, start: list[boardview.CellView]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from .. import jobs
 from ..db import get_session, sessions_of
 from ..games import calibration, learning
-from ..validation import INTEGER_COLUMN_MAX
+from ..validation import INTEGER_COLUMN_MAX, bounded_int
 from . import audit, bp, login_required
 from .access import administrator_only
 
@@ -74,9 +74,10 @@ def use_version() -> ResponseReturnValue:
 
 def parse_version(text: str) -> int:
     """A version id from a form, or 400."""
-    if not text.isdigit() or not 1 <= int(text) <= INTEGER_COLUMN_MAX:
+    try:
+        return bounded_int(text, 1, INTEGER_COLUMN_MAX)
+    except ValueError:
         abort(400, description="Choose a version by its number, or the prior.")
-    return int(text)
 
 
 @calibration_cli.command("fit")

@@ -14,6 +14,7 @@ from flask_login import current_user, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from .. import validation
 from ..db import get_session
 from ..games import calibration
 from ..models import Game, Participant, Study, User
@@ -188,12 +189,9 @@ def caps_of_form() -> tuple[int | None, int | None]:
 def bounded_int(text: str, name: str, low: int, high: int) -> int:
     """A whole number within bounds, or a StudyError naming the field."""
     try:
-        value = int(text)
-    except ValueError:
-        raise studies.StudyError(f"{name}: {text!r} is not a whole number.") from None
-    if not low <= value <= high:
-        raise studies.StudyError(f"{name}: {value} is outside {low} to {high}.")
-    return value
+        return validation.bounded_int(text, low, high)
+    except ValueError as problem:
+        raise studies.StudyError(f"{name}: {problem}.") from None
 
 
 @bp.get("/studies/<int:study_id>")

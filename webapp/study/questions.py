@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..models import Answer, Participant, Study, utcnow
+from ..validation import bounded_int
 from .studies import StudyError
 
 BLOCKS = ("before", "puzzle", "after")
@@ -196,9 +197,12 @@ def kind_of(spec: str) -> dict[str, Any]:
     if name in ("number", "integer"):
         return {"kind": name, **_bounds(name, rest)}
     if name == "text":
-        if not rest.isdigit() or not 1 <= int(rest) <= MAX_ANSWER:
-            raise StudyError(f"a text question needs its longest answer, 1 to {MAX_ANSWER} characters: text: 200.")
-        return {"kind": "text", "max_length": int(rest)}
+        try:
+            return {"kind": "text", "max_length": bounded_int(rest, 1, MAX_ANSWER)}
+        except ValueError:
+            raise StudyError(
+                f"a text question needs its longest answer, 1 to {MAX_ANSWER} characters: text: 200."
+            ) from None
     raise StudyError(f"{spec!r} is not a kind: use single, multiple, likert5, likert7, number, integer or text.")
 
 
