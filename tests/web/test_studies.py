@@ -513,6 +513,9 @@ def test_time_limit_ends_a_puzzle(
     assert client.post(f"{base}/next", data={"csrf_token": token}).status_code == 303
     second = client.get(f"{base}/go").headers["Location"]
     assert second != game_url and game_row(app, second.rsplit("/", 1)[1]).puzzle == puzzles[1][0]
+    wide = list(csv.DictReader(io.StringIO(researcher.get(f"/research/studies/{study_id}/export/wide.csv").text)))
+    first_row = next(row for row in wide if row["game"] == game_url.rsplit("/", 1)[1])
+    assert (first_row["completed"], first_row["timed_out"]) == ("0", "1")  # the export says what the board said
 
 
 def test_progress_fragment_follows_arrivals(

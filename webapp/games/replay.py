@@ -34,7 +34,7 @@ class Step:
     state: PlayState
     checking: bool
     elapsed_s: float
-    active_s: float
+    solve_seconds: float
     note: str = ""
 
     @property

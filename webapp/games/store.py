@@ -348,7 +348,7 @@ def setting(game: Game, key: str) -> Any:
 def time_is_up(game: Game, now: datetime | None = None) -> bool:
     """True when the game has a time limit and its active time has reached it unsolved."""
     limit = setting(game, "time_limit_s")
-    return bool(limit) and game.completed_at is None and active_seconds(game, now) >= float(limit)
+    return bool(limit) and game.completed_at is None and solve_seconds(game, now) >= float(limit)
 
 
 def check_open(game: Game, now: datetime | None = None) -> None:
@@ -540,8 +540,9 @@ def wrong_cells(game: Game) -> set[int]:
     return {c for c, ch in enumerate(game.entries) if ch != "." and ch != game.solution[c]}
 
 
-def active_seconds(game: Game, now: datetime | None = None) -> float:
-    """Time on task so far: from first display to completion (or now), minus paused time."""
+def solve_seconds(game: Game, now: datetime | None = None) -> float:
+    """The solve time so far: from first display to completion (or now), minus paused time (``Game.solve_seconds``
+    once solved)."""
     if game.completed_at is not None and game.solve_seconds is not None:
         return game.solve_seconds
     started = game.first_shown_at or game.created_at
@@ -561,7 +562,7 @@ def complete_if_solved(session: Session, game: Game, now: datetime) -> bool:
     """Mark the game completed with its solve time and a 'complete' event, if the position solves it."""
     if game.completed_at is not None or not is_solved(game):
         return False
-    game.solve_seconds = active_seconds(game, now)
+    game.solve_seconds = solve_seconds(game, now)
     game.completed_at = now
     game.hint = None
     session.add(Event(game_id=game.id, kind="complete", server_time=now))

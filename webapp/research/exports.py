@@ -18,70 +18,95 @@ import json
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from sudoku_engine.grid import cell_name
 
-from ..games.store import active_seconds
+from ..games.store import solve_seconds, time_is_up
 from ..models import Event, Game, Participant, Study, utcnow
 from ..study.rights import WITHDRAWN, withdrawals
 from ..study.studies import is_abandoned
 from . import answers
 
-# Where a row stands: the study, the participant (their arrival and Latin-square row) and the puzzle in their order.
-PLACE_COLUMNS = (
-    "study",
-    "participant",
-    "arrival",
-    "latin_row",
-    "order_index",
-    "puzzle_position",
-)
-LONG_COLUMNS = (
-    *PLACE_COLUMNS,
-    "game",
-    "event",
-    "server_time",
-    "client_ms",
-    "kind",
-    "cell",
-    "digit",
-    "mode",
-    "rung",
-    "detail",
-)
-WIDE_COLUMNS = (
-    *PLACE_COLUMNS,
-    "puzzle",
-    "d",
-    "game",
-    "first_shown",
-    "completed_at",
-    "time_on_task_s",
-    "active_s",
-    "paused_s",
-    "pauses",
-    "hidden_pauses",
-    "hints_rung1",
-    "hints_rung2",
-    "hints_rung3",
-    "hints_rung4",
-    "hints_applied",
-    "mistakes",
-    "undos",
-    "redos",
-    "entries",
-    "completed",
-    "timed_out",
-    "abandoned",
-    "gave_up",
-    "withdrawn",
-)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a row stands: the study, the participant (their arrival and Latin-square row) and the puzzle in their
+    order. A row's fields are its columns, in order; a field whose column has another name says so (``column``)."""
+
+    study: str
+    participant: str
+    arrival: int
+    latin_row: int | str  # "" outside a Latin square
+    order_index: int
+    puzzle_position: int
+
+    def cells(self) -> tuple[Any, ...]:
+        """The row's values in the order of its columns."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass(frozen=True)
+class LongRow(Place):
+    """One event of a participant's game."""
+
+    game: str
+    event: int
+    server_time: str
+    client_ms: int | str
+    kind: str
+    cell: str
+    digit: int | str
+    mode: str | None
+    rung: int | str
+    detail: str
+
+
+@dataclass(frozen=True)
+class WideRow(Place):
+    """One participant x puzzle: times, pauses, hints, mistakes, undos, outcome."""
+
+    puzzle: str
+    d: float | str
+    game: str
+    first_shown: str
+    completed_at: str
+    time_on_task_s: float | str
+    solve_seconds: float | str = field(metadata={"column": "active_s"})
+    paused_s: float | str
+    pauses: int
+    hidden_pauses: int
+    hints_rung1: int
+    hints_rung2: int
+    hints_rung3: int
+    hints_rung4: int
+    hints_applied: int
+    mistakes: int
+    undos: int
+    redos: int
+    entries: int
+    completed: int
+    timed_out: int
+    abandoned: int
+    gave_up: int
+    withdrawn: int
+
+
+def columns(row_type: type[Place]) -> tuple[str, ...]:
+    """The CSV columns of a row type: its fields' names (or the column a field names), in order."""
+    return tuple(f.metadata.get("column", f.name) for f in fields(row_type))
+
+
+PLACE_COLUMNS = columns(Place)
+LONG_COLUMNS = columns(LongRow)
+WIDE_COLUMNS = columns(WideRow)
 
 
 @dataclass(frozen=True)
@@ -157,42 +182,50 @@ def _line(cells: Sequence[object]) -> str:
     return out.getvalue().removesuffix("\r\n") + "\n"
 
 
-def long_rows(study: Study, games: list[Played]) -> Iterator[list[Any]]:
+def place_of(study: Study, item: Played) -> dict[str, Any]:
+    """The place fields of a played game's rows."""
+    person = item.participant
+    return {
+        "study": study.public_id,
+        "participant": person.public_id,
+        "arrival": person.arrival,
+        "latin_row": _blank(person.latin_row),
+        "order_index": item.order_index,
+        "puzzle_position": item.position,
+    }
+
+
+def long_rows(study: Study, games: list[Played]) -> Iterator[LongRow]:
     """One row per event."""
     for item in games:
-        person = item.participant
+        place = place_of(study, item)
         for event in item.events:
-            yield [
-                study.public_id,
-                person.public_id,
-                person.arrival,
-                _blank(person.latin_row),
-                item.order_index,
-                item.position,
-                item.game.id,
-                event.id,
-                _iso(event.server_time),
-                _blank(_whole(event.client_ms)),
-                event.kind,
-                cell_name(event.cell) if event.cell is not None else "",
-                _blank(event.digit),
-                event.mode,
-                _blank(event.rung),
-                json.dumps(event.detail, separators=(",", ":")) if event.detail else "",
-            ]
+            yield LongRow(
+                **place,
+                game=item.game.id,
+                event=event.id,
+                server_time=_iso(event.server_time),
+                client_ms=_blank(_whole(event.client_ms)),
+                kind=event.kind,
+                cell=cell_name(event.cell) if event.cell is not None else "",
+                digit=_blank(event.digit),
+                mode=event.mode,
+                rung=_blank(event.rung),
+                detail=json.dumps(event.detail, separators=(",", ":")) if event.detail else "",
+            )
 
 
-def _blank(value: object) -> object:
+def _blank(value: T | None) -> T | str:
     """The value, or an empty field for None."""
     return "" if value is None else value
 
 
 def long_csv(session: Session, study: Study) -> str:
     """The long export."""
-    return csv_text(LONG_COLUMNS, long_rows(study, played(session, study)))
+    return csv_text(LONG_COLUMNS, (row.cells() for row in long_rows(study, played(session, study))))
 
 
-def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
+def wide_row(study: Study, item: Played, now: datetime) -> WideRow:
     """One participant x puzzle row: times, pauses, hints, mistakes, undos, outcome."""
     game, person = item.game, item.participant
     kinds = Counter(e.kind for e in item.events)
@@ -201,41 +234,33 @@ def wide_row(study: Study, item: Played, now: datetime) -> list[Any]:
     last = item.events[-1].server_time if item.events else game.first_shown_at
     end = game.completed_at or last
     on_task = (end - game.first_shown_at).total_seconds() if end and game.first_shown_at else None
-    limit = (game.settings or {}).get("time_limit_s")
-    active = active_seconds(game, last) if game.completed_at is None else game.solve_seconds
-    timed_out = limit is not None and game.completed_at is None and (active or 0) >= float(limit)
-    return [
-        study.public_id,
-        person.public_id,
-        person.arrival,
-        _blank(person.latin_row),
-        item.order_index,
-        item.position,
-        game.puzzle,
-        _blank(_rating(game.d)),
-        game.id,
-        _iso(game.first_shown_at),
-        _iso(game.completed_at),
-        _round(on_task),
-        _round(active),
-        _round(game.paused_seconds),
-        len(pauses),
-        sum(1 for e in pauses if (e.detail or {}).get("reason") == "hidden"),
-        rungs[1],
-        rungs[2],
-        rungs[3],
-        rungs[4],
-        kinds["apply"],
-        game.mistakes,
-        kinds["undo"],
-        kinds["redo"],
-        kinds["enter"],
-        int(game.completed_at is not None),
-        int(timed_out),
-        int(game.completed_at is None and game.gave_up_at is None and is_abandoned(person, study, now)),
-        int(game.gave_up_at is not None),
-        int(person.state == WITHDRAWN),
-    ]
+    return WideRow(
+        **place_of(study, item),
+        puzzle=game.puzzle,
+        d=_blank(_rating(game.d)),
+        game=game.id,
+        first_shown=_iso(game.first_shown_at),
+        completed_at=_iso(game.completed_at),
+        time_on_task_s=_round(on_task),
+        solve_seconds=_round(solve_seconds(game, last)),
+        paused_s=_round(game.paused_seconds),
+        pauses=len(pauses),
+        hidden_pauses=sum(1 for e in pauses if (e.detail or {}).get("reason") == "hidden"),
+        hints_rung1=rungs[1],
+        hints_rung2=rungs[2],
+        hints_rung3=rungs[3],
+        hints_rung4=rungs[4],
+        hints_applied=kinds["apply"],
+        mistakes=game.mistakes,
+        undos=kinds["undo"],
+        redos=kinds["redo"],
+        entries=kinds["enter"],
+        completed=int(game.completed_at is not None),
+        timed_out=int(time_is_up(game, last)),
+        abandoned=int(game.completed_at is None and game.gave_up_at is None and is_abandoned(person, study, now)),
+        gave_up=int(game.gave_up_at is not None),
+        withdrawn=int(person.state == WITHDRAWN),
+    )
 
 
 def _whole(value: float | None) -> int | None:
@@ -248,7 +273,7 @@ def _rating(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
 
-def _round(value: float | None) -> object:
+def _round(value: float | None) -> float | str:
     """Seconds to the millisecond, empty when missing."""
     return "" if value is None else round(value, 3)
 
@@ -258,7 +283,8 @@ def wide_csv(session: Session, study: Study) -> str:
     now = utcnow()
     given = answers.answers_by_place(session, study)
     rows = (
-        wide_row(study, item, now) + given.values(item.participant, item.order_index) for item in played(session, study)
+        (*wide_row(study, item, now).cells(), *given.values(item.participant, item.order_index))
+        for item in played(session, study)
     )
     return csv_text(WIDE_COLUMNS + answers.wide_columns(study), rows)
 

@@ -99,7 +99,7 @@ def participant_page(study_id: int, participant: str) -> ResponseReturnValue:
         if isinstance(item, int):
             rows.append({"position": item, "puzzle": puzzles.get(item), "figures": None, "game": None})
             continue
-        figures = dict(zip(exports.WIDE_COLUMNS, exports.wide_row(found, item, now), strict=False))
+        figures = exports.wide_row(found, item, now)
         rows.append(
             {"position": item.position, "puzzle": puzzles.get(item.position), "figures": figures, "game": item.game}
         )
@@ -183,7 +183,7 @@ def replay_page(study_id: int, game_id: str) -> ResponseReturnValue:
     step = step_asked(len(steps))
     start = boardview.state_board(replay.start_state(game), set())
     shown = board_at(steps[step - 1], game.solution) if step else start
-    clock = [clock_text(0.0, 0.0)] + [clock_text(s.elapsed_s, s.active_s) for s in steps]
+    clock = [clock_text(0.0, 0.0)] + [clock_text(s.elapsed_s, s.solve_seconds) for s in steps]
     elapsed = [0.0] + [round(s.elapsed_s, 3) for s in steps]
     data = {**frames(steps, game.solution, start), "clock": clock, "elapsed": elapsed}
     position = next((p.position for p in found.puzzles if p.id == game.study_puzzle_id), None)
