@@ -138,7 +138,10 @@ def test_the_new_puzzle_flow_is_the_call_chain(app: Flask) -> None:
         session.commit()
     from_bank = traced(lambda: post("/new", slider="5"))
     assert ("webapp.bank.pool", "as_isomorph") in from_bank, "the second puzzle came from the bank"
-    check_flow("A New puzzle", [from_generation, from_bank])
+    other = poster(app.test_client())  # another player, and no unused row left
+    served_again = traced(lambda: other("/new", slider="5"))
+    assert ("webapp.bank.pool", "renew") in served_again, "the third puzzle was the bank's row served again"
+    check_flow("A New puzzle", [from_generation, from_bank, served_again])
 
 
 def test_the_hint_flow_is_the_call_chain(app: Flask) -> None:

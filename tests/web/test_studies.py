@@ -566,6 +566,34 @@ def test_study_puzzles_by_slider_values_and_by_target_d(app: Flask, researcher: 
                 assert row is not None and row.used
 
 
+def test_a_study_takes_rows_served_again_as_new_puzzle_does(app: Flask, researcher: FlaskClient) -> None:
+    """With no unused row near, a study target gets the row served longest ago near it, and a target past every
+    shipped seed puzzle the hardest of them, as New puzzle serves them: each as an isomorph, its serving time
+    renewed."""
+    served_before = bank_record(3.4, 6100)
+    seed = {**bank_record(2.0, 6101), "source": pool.SEED_SOURCE}
+    with app.app_context():
+        session = db.get_session()
+        pool.add(session, [served_before], used=True)
+        pool.add(session, [seed])
+        before = {row.puzzle: row.served_at for row in session.scalars(select(BankPuzzle))}
+    assert before[seed["puzzle"]] is None
+    study_id = create(researcher, [], puzzles="", targets=f"3.4, {seed['d'] + 3:.2f}")
+    with app.app_context():
+        session = db.get_session()
+        study = session.get(Study, study_id)
+        assert study is not None and study.state == studies.READY
+        assert [canonical_form(p.puzzle) for p in study.puzzles] == [served_before["puzzle"], seed["puzzle"]]
+        assert all(p.puzzle not in before for p in study.puzzles)  # isomorphs, not the rows' own form
+        after = {row.puzzle: row for row in session.scalars(select(BankPuzzle))}
+        assert after[seed["puzzle"]].used and after[seed["puzzle"]].served_at is not None
+        renewed = after[served_before["puzzle"]].served_at
+        assert renewed is not None and (
+            before[served_before["puzzle"]] is None or renewed > before[served_before["puzzle"]]
+        )
+        assert len(after) == 2  # nothing was generated
+
+
 def test_a_stored_completion_address_that_cannot_be_a_header_ends_on_the_done_page(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:

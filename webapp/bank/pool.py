@@ -24,7 +24,7 @@ import random
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, TypedDict
 
@@ -46,7 +46,7 @@ from ..models import BankPuzzle, Game, utcnow
 
 EXTENSION = "sudoku_pool"
 CANDIDATES = 8  # unused rows read per claim round, nearest first
-CLAIM_ROUNDS = 5  # rounds of reading and claiming before a draw gives up to other requests
+CLAIM_TRIES = 40  # rows a request tries to claim, each lost to another request, before it generates instead
 MAX_PENDING = 16  # refill targets a process queues at most
 
 log = logging.getLogger(__name__)
@@ -198,6 +198,75 @@ def preferred(candidates: Sequence[Candidate], minutes: float | None) -> list[Ca
     return sorted(candidates, key=lambda row: abs(math.log(max(row.minutes, 1e-3) / minutes)))
 
 
+def fresh_rows(
+    session: Session, target: float, within: float, minutes: float | None = None, passed: Collection[int] = ()
+) -> list[Candidate]:
+    """The unused rows within ``within`` of the target a puzzle for it is taken from, best first: of the nearest
+    few in D, nearest ``minutes`` in predicted minutes when given, else nearest in D; none of ``passed``."""
+    near = nearest_unused(session, target, CANDIDATES + len(passed))
+    return preferred([row for row in near if abs(row.d - target) <= within and row.id not in passed], minutes)
+
+
+def played_rows(player: str | None) -> Select[int | None]:
+    """The bank rows a player's games came from (none without a player)."""
+    return select(Game.bank_id).where(Game.player == player, Game.bank_id.is_not(None))
+
+
+def again(
+    session: Session, target: float, within: float, player: str | None = None, passed: Collection[int] = ()
+) -> BankPuzzle | None:
+    """The row to serve again, as a fresh isomorph, when no unused row is near: the row within ``within`` of the
+    target served longest ago (a shipped seed row counts even unused), else, for a target past every shipped seed
+    row (which generation cannot reach), the hardest of them; never one ``player`` has played or one of
+    ``passed``. None when there is no such row."""
+    rows = select(BankPuzzle).where(BankPuzzle.id.not_in(passed))
+    if player is not None:
+        rows = rows.where(BankPuzzle.id.not_in(played_rows(player)))
+    near = rows.where(
+        or_(BankPuzzle.used, BankPuzzle.source == SEED_SOURCE),
+        BankPuzzle.d >= target - within,
+        BankPuzzle.d <= target + within,
+    ).order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target))
+    row = session.scalars(near.limit(1)).first()
+    if row is not None:
+        return row
+    hardest = session.scalar(select(func.max(BankPuzzle.d)).where(BankPuzzle.source == SEED_SOURCE))
+    if hardest is None or target <= hardest:
+        return None
+    seeds = rows.where(BankPuzzle.source == SEED_SOURCE).order_by(BankPuzzle.d.desc())
+    return session.scalars(seeds.limit(1)).first()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A bank row chosen for a target D, read and not yet taken: ``fresh`` when it is unused (taking it claims it),
+    else one served again as another isomorph (taking it renews its serving time)."""
+
+    row: BankPuzzle
+    fresh: bool
+
+
+def choose(
+    session: Session,
+    target: float,
+    within: float,
+    *,
+    minutes: float | None = None,
+    player: str | None = None,
+    passed: Collection[int] = (),
+    recycle: bool = True,
+) -> Choice | None:
+    """The bank's puzzle for a target D: the first of ``fresh_rows``, else (when ``recycle``) the row served
+    ``again``; None when there is none."""
+    fresh = fresh_rows(session, target, within, minutes, passed)
+    if fresh:
+        row = session.get(BankPuzzle, fresh[0].id)
+        assert row is not None  # just read; rows are never deleted
+        return Choice(row, True)
+    row = again(session, target, within, player, passed) if recycle else None
+    return None if row is None else Choice(row, False)
+
+
 def claim(session: Session, bank_id: int) -> bool:
     """Mark a row used unless some request already has; True when this call did (the caller commits)."""
     statement = (
@@ -208,26 +277,47 @@ def claim(session: Session, bank_id: int) -> bool:
     return db.changed_rows(session, statement) == 1
 
 
-def draw(
-    session: Session, target: float, within: float = DEFAULT_TOLERANCE, minutes: float | None = None
-) -> BankPuzzle | None:
-    """Claim an unused row within ``within`` of the target: of the nearest ones, the one whose predicted minutes are
-    nearest ``minutes`` when given, else the nearest in D; None when none is that close.
+def renew(session: Session, bank_ids: Collection[int]) -> None:
+    """Mark rows served now (rows served again: no claim, another isomorph of them may be served later)."""
+    if bank_ids:
+        session.execute(update(BankPuzzle).where(BankPuzzle.id.in_(bank_ids)).values(used=True, served_at=utcnow()))
+
+
+def take(session: Session, choice: Choice) -> bool:
+    """Claim a fresh choice (False when another request claimed it first) or renew one served again (the caller
+    commits)."""
+    if choice.fresh:
+        return claim(session, choice.row.id)
+    renew(session, [choice.row.id])
+    return True
+
+
+def taken(session: Session, pick: Callable[[set[int]], Choice | None]) -> BankPuzzle | None:
+    """The first choice ``pick`` makes (passing over the rows it is given: those other requests claimed first) that
+    this request takes; None when none is left.
 
     The claim is part of the session's transaction, so it is committed with the game that serves the row (one
     commit per request) and undone with it. On SQLite the first claim statement also takes the write lock, so
     the rows read after it cannot be claimed by anyone else before the commit. Without a row, the transaction
     is rolled back, so that no lock is held while a puzzle is generated.
     """
-    for _ in range(CLAIM_ROUNDS):
-        near = [row for row in nearest_unused(session, target) if abs(row.d - target) <= within]
-        for row in preferred(near, minutes):
-            if claim(session, row.id):
-                return session.get(BankPuzzle, row.id, populate_existing=True)
-        if not near:
+    lost: set[int] = set()
+    for _ in range(CLAIM_TRIES):
+        choice = pick(lost)
+        if choice is None:
             break
+        if take(session, choice):
+            return choice.row
+        lost.add(choice.row.id)
     session.rollback()
     return None
+
+
+def draw(
+    session: Session, target: float, within: float = DEFAULT_TOLERANCE, minutes: float | None = None
+) -> BankPuzzle | None:
+    """Claim the best unused row within ``within`` of the target (``fresh_rows``); None when there is none."""
+    return taken(session, lambda lost: choose(session, target, within, minutes=minutes, passed=lost, recycle=False))
 
 
 def as_isomorph(row: BankPuzzle, seed: int) -> Served:
@@ -246,6 +336,24 @@ def as_isomorph(row: BankPuzzle, seed: int) -> Served:
     )
 
 
+def as_made(made: Targeted, record: BankRecord) -> Served:
+    """A generated puzzle served as it was made (its bank row, banked as served, is not linked: nothing to claim)."""
+    return Served(
+        puzzle=str(made.puzzle),
+        solution=str(made.solution),
+        d=record["d"],
+        seed=made.seed,
+        bank_id=None,
+        effort=effort_of(record["rating"]),
+        prior_minutes=prior_of(record["rating"], record["predicted_minutes"]),
+    )
+
+
+def miss_within(record: BankRecord, target: float) -> float:
+    """How near an unused row must be to beat a generated miss: at least as near the target as the miss."""
+    return abs(record["d"] - target)
+
+
 def new_seed() -> int:
     """A fresh seed that fits a signed 64-bit column."""
     return random.SystemRandom().randrange(2**63)
@@ -260,64 +368,15 @@ def serve(
     minutes: float | None = None,
     player: str | None = None,
 ) -> Served:
-    """A puzzle for a target D: an unused bank row within tolerance (of the nearest, the one nearest ``minutes`` in
-    predicted minutes when given), else a row within it served before, again as a fresh isomorph (a shipped seed
-    row, or any other, served longest ago; never one ``player`` has played), else one generated on demand; past the
-    shipped seed set (which generation cannot reach) its hardest row the player has not played.
+    """A puzzle for a target D, chosen as ``choose`` does (an unused row claimed, else one served again, never one
+    ``player`` has played), else one generated on demand.
 
     A bank row's claim is left for the caller to commit, with the game it starts.
     """
-    row = (
-        draw(session, target, tolerance, minutes)
-        or served_again(session, target, tolerance, player)
-        or beyond_seed(session, target, player)
-    )
+    row = taken(session, lambda lost: choose(session, target, tolerance, minutes=minutes, player=player, passed=lost))
     if row is not None:
         return as_isomorph(row, new_seed())
     return _serve_generated(session, target, tolerance, budget_s)
-
-
-def played_rows(player: str | None) -> Select[int | None]:
-    """The bank rows a player's games came from (none without a player)."""
-    return select(Game.bank_id).where(Game.player == player, Game.bank_id.is_not(None))
-
-
-def served_again(session: Session, target: float, within: float, player: str | None = None) -> BankPuzzle | None:
-    """The row within ``within`` of the target that was served longest ago (a shipped seed row counts even unused),
-    leaving out the rows ``player`` has played, its serving time renewed: the bank recycles it as a fresh isomorph
-    while a background refill makes new ones. None when no such row is that close."""
-    query = select(BankPuzzle).where(
-        or_(BankPuzzle.used, BankPuzzle.source == SEED_SOURCE),
-        BankPuzzle.d >= target - within,
-        BankPuzzle.d <= target + within,
-    )
-    if player is not None:
-        query = query.where(BankPuzzle.id.not_in(played_rows(player)))
-    row = session.scalars(
-        query.order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target)).limit(
-            1
-        )
-    ).first()
-    if row is not None:
-        row.used, row.served_at = True, utcnow()
-        session.flush()
-    return row
-
-
-def beyond_seed(session: Session, target: float, player: str | None = None) -> BankPuzzle | None:
-    """For a target harder than every shipped seed row, the hardest of them the player has not played (generation
-    cannot reach that far); None when the target is within reach of the seed set or there is none."""
-    hardest = session.scalar(select(func.max(BankPuzzle.d)).where(BankPuzzle.source == SEED_SOURCE))
-    if hardest is None or target <= hardest:
-        return None
-    seeds = select(BankPuzzle).where(BankPuzzle.source == SEED_SOURCE).order_by(BankPuzzle.d.desc())
-    if player is not None:
-        seeds = seeds.where(BankPuzzle.id.not_in(played_rows(player)))
-    row = session.scalars(seeds.limit(1)).first()
-    if row is not None:
-        row.used, row.served_at = True, utcnow()
-        session.flush()
-    return row
 
 
 def _serve_generated(session: Session, target: float, tolerance: float, budget_s: float) -> Served:
@@ -325,20 +384,12 @@ def _serve_generated(session: Session, target: float, tolerance: float, budget_s
     made = generate(target, tolerance, budget_s=budget_s)
     record = generated_record(made)
     if not made.hit:
-        closer = draw(session, target, abs(record["d"] - target))
+        closer = draw(session, target, miss_within(record, target))
         if closer is not None:
             add(session, [record])
             return as_isomorph(closer, new_seed())
     add(session, [record], used=True)  # its rating stays known, e.g. for links to it
-    return Served(
-        puzzle=str(made.puzzle),
-        solution=str(made.solution),
-        d=record["d"],
-        seed=made.seed,
-        bank_id=None,
-        effort=effort_of(record["rating"]),
-        prior_minutes=prior_of(record["rating"], record["predicted_minutes"]),
-    )
+    return as_made(made, record)
 
 
 def unused_near(session: Session, target: float, tolerance: float = DEFAULT_TOLERANCE) -> int:

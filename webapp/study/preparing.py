@@ -3,10 +3,10 @@
 The request that creates a study only checks the form and the puzzles' text and stores the study as "preparing"
 with what the job needs (``studies.Pending``). The job then:
 
-1. picks a puzzle for every target (the nearest unused bank row within the tolerance, else a shipped seed row served
-   again, else one generated on demand) and rates every puzzle, reading the database only in short read
-   transactions and writing only its progress (one short UPDATE per puzzle), so no write lock is held while it
-   rates and players' requests go on;
+1. picks a puzzle for every target as New puzzle does (``pool.choose``: the nearest unused bank row within the
+   tolerance, else a row served again, else one generated on demand) and rates every puzzle, reading the database
+   only in short read transactions and writing only its progress (one short UPDATE per puzzle), so no write lock
+   is held while it rates and players' requests go on;
 2. in one short transaction claims every unused bank row it picked (``UPDATE ... WHERE id = ? AND NOT used``, in id
    order), stores the puzzles and makes the study ready (``UPDATE ... WHERE state = 'preparing'``). When a claim
    changes no row, another request took that row first: the transaction is rolled back, which undoes only this
@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from flask import Flask
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from sudoku_engine.generate import generate, warm_up
@@ -43,7 +43,7 @@ from .studies import FAILED, PREPARING, READY, Pending, PuzzleEntry, StudyError,
 JOB = "prepare_study"
 RECOVER = "recover_studies"
 CLAIM_ROUNDS = 5  # rounds of picking and claiming before a study whose rows keep being taken fails
-NEAREST = 12  # unused rows read per target (rows this study picked or lost already are passed over)
+UNUSED, AGAIN, NEW = "unused", "again", "new"  # where a pick came from (``Pick.claim``)
 STALE_AFTER = timedelta(minutes=2)  # a preparing study without progress this long has lost its job: queue it again
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class Pick:
     """A puzzle picked for one place of the study: the served isomorph, where it came from, and its rating."""
 
     served: pool.Served
-    claim: str  # "unused": an unused bank row to claim; "seed": a seed row served again; "new": generated here
+    claim: str  # UNUSED: an unused bank row to claim; AGAIN: a row served again; NEW: generated here
     entry: PuzzleEntry | None = None
 
 
@@ -156,8 +156,8 @@ def prepare_targets(app: Flask, sessions: sessionmaker[Session], study_id: int, 
             sessions,
             study_id,
             [p.entry for p in in_order if p.entry is not None],
-            claims=rows_of(in_order, "unused"),
-            seeds=rows_of(in_order, "seed"),
+            claims=rows_of(in_order, UNUSED),
+            again=rows_of(in_order, AGAIN),
         )
         if not lost:
             return
@@ -179,50 +179,28 @@ def chosen_rows(picks: dict[int, Pick]) -> set[int]:
 
 
 def pick_for(app: Flask, sessions: sessionmaker[Session], target: Target, passed: set[int]) -> Pick | None:
-    """A puzzle for a target (no row in ``passed``): an unused bank row, a seed row, or a generated puzzle."""
+    """A puzzle for a target, chosen as New puzzle chooses (``pool.choose``, no row in ``passed``), else generated."""
     tolerance = float(app.config["POOL_TOLERANCE"])
     with sessions() as session:
-        row = unused_near(session, target.d, tolerance, passed)
-        if row is not None:
-            return Pick(pool.as_isomorph(row, pool.new_seed()), "unused")
-        row = seed_near(session, target.d, tolerance, passed)
-        if row is not None:
-            return Pick(pool.as_isomorph(row, pool.new_seed()), "seed")
-    return generated_for(app, sessions, target.d)
+        choice = pool.choose(session, target.d, tolerance, passed=passed)
+        if choice is not None:
+            return Pick(pool.as_isomorph(choice.row, pool.new_seed()), UNUSED if choice.fresh else AGAIN)
+    return generated_for(app, sessions, target.d, passed)
 
 
-def unused_near(session: Session, target: float, tolerance: float, passed: set[int]) -> BankPuzzle | None:
-    """The unused bank row nearest the target within tolerance, passing over ``passed`` (read, not claimed)."""
-    for row in pool.nearest_unused(session, target, NEAREST + len(passed)):
-        if abs(row.d - target) <= tolerance and row.id not in passed:
-            return session.get(BankPuzzle, row.id)
-    return None
-
-
-def seed_near(session: Session, target: float, tolerance: float, passed: set[int]) -> BankPuzzle | None:
-    """The shipped seed row served longest ago within tolerance of the target, else the hardest for a target past
-    them all (served again as fresh isomorphs: nothing to claim), passing over ``passed``."""
-    seeds = select(BankPuzzle).where(BankPuzzle.source == pool.SEED_SOURCE, BankPuzzle.id.not_in(passed))
-    hardest = session.scalar(select(func.max(BankPuzzle.d)).where(BankPuzzle.source == pool.SEED_SOURCE))
-    if hardest is not None and target > hardest:
-        tolerance = max(tolerance, target - hardest)
-    return session.scalars(
-        seeds.where(BankPuzzle.d >= target - tolerance, BankPuzzle.d <= target + tolerance)
-        .order_by(BankPuzzle.served_at.is_not(None), BankPuzzle.served_at, func.abs(BankPuzzle.d - target))
-        .limit(1)
-    ).first()
-
-
-def generated_for(app: Flask, sessions: sessionmaker[Session], target: float) -> Pick | None:
-    """A puzzle generated for the target within the app's budget, banked as served (a new row: nothing to claim)."""
+def generated_for(app: Flask, sessions: sessionmaker[Session], target: float, passed: set[int]) -> Pick:
+    """A puzzle generated for the target within the app's budget, banked as served (a new row: nothing to claim);
+    on a miss, an unused row at least as close instead (as New puzzle does), the miss banked unused."""
     made = generate(target, float(app.config["POOL_TOLERANCE"]), budget_s=float(app.config["POOL_GENERATE_BUDGET_S"]))
     record = pool.generated_record(made)
     with sessions() as session:
-        pool.add(session, [record], used=True)
-    served = pool.Served(
-        str(made.puzzle), str(made.solution), record["d"], made.seed, None, pool.effort_of(record["rating"])
-    )
-    return Pick(served, "new")
+        closer = [] if made.hit else pool.fresh_rows(session, target, pool.miss_within(record, target), passed=passed)
+        pool.add(session, [record], used=not closer)
+        if closer:
+            row = session.get(BankPuzzle, closer[0].id)
+            assert row is not None  # just read; rows are never deleted
+            return Pick(pool.as_isomorph(row, pool.new_seed()), UNUSED)
+    return Pick(pool.as_made(made, record), NEW)
 
 
 def beat(sessions: sessionmaker[Session], study_id: int, prepared: int) -> None:
@@ -241,9 +219,9 @@ def finish(
     study_id: int,
     entries: Sequence[PuzzleEntry],
     claims: Sequence[int] = (),
-    seeds: Sequence[int] = (),
+    again: Sequence[int] = (),
 ) -> set[int]:
-    """In one short transaction: claim the unused bank rows ``claims``, mark the seed rows ``seeds`` served, store
+    """In one short transaction: claim the unused bank rows ``claims``, mark the rows ``again`` served, store
     the rated puzzles in order and make the study ready.
 
     Returns the rows of ``claims`` another request had claimed first (nothing of this call is then kept), else an
@@ -254,7 +232,7 @@ def finish(
         if lost:
             session.rollback()
             return lost
-        reserve_seeds(session, seeds)
+        pool.renew(session, again)
         ready = (
             update(Study)
             .where(Study.id == study_id, Study.state == PREPARING)
@@ -277,12 +255,6 @@ def claim_all(session: Session, bank_ids: Sequence[int]) -> set[int]:
     """Claim every row (in the order given: id order, so two claimers never wait on each other in a cycle); the
     rows that another request had claimed already."""
     return {bank_id for bank_id in bank_ids if not pool.claim(session, bank_id)}
-
-
-def reserve_seeds(session: Session, bank_ids: Sequence[int]) -> None:
-    """Mark seed rows served now (they are served again later as other isomorphs: not a claim)."""
-    if bank_ids:
-        session.execute(update(BankPuzzle).where(BankPuzzle.id.in_(bank_ids)).values(used=True, served_at=utcnow()))
 
 
 def fail(sessions: sessionmaker[Session], study_id: int, problem: str) -> None:
