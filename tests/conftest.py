@@ -14,13 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from services import postgres_url
-from web_support import DATABASES, Clock, PostgresDatabases, app_on, csrf_header_of
 
 from sudoku_engine.generate import Generated, generate_puzzle
+
+pytest.register_assert_rewrite("helpers")  # the shared helpers' asserts explain their failures as tests' do
+
+from helpers.corpus import corpus_file, read_puzzles  # noqa: E402  (after the rewrite is registered)
+from helpers.services import postgres_url  # noqa: E402
+from helpers.web import DATABASES, Clock, PostgresDatabases, app_on, csrf_header_of  # noqa: E402
 
 
 @pytest.fixture(scope="session")

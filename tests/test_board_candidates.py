@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers.strategies import blanked_grids
 from hypothesis import given, settings
-from strategies import blanked_grids
 
 from sudoku_engine.board import Board
 from sudoku_engine.grid import PEERS, InvalidPuzzle

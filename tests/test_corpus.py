@@ -7,7 +7,7 @@ Every file holds puzzles with exactly one solution, except the serg benchmark, w
 from __future__ import annotations
 
 import pytest
-from corpus_data import corpus_file, corpus_files, data_dir, read_puzzles
+from helpers.corpus import corpus_file, corpus_files, data_dir, read_puzzles
 
 from sudoku_engine import solver
 from sudoku_engine.grid import is_valid_solution, parse_values

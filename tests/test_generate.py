@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
+from helpers.corpus import corpus_file, read_puzzles
 
 from sudoku_engine import deadline, difficulty, solver
 from sudoku_engine import generate as generate_module

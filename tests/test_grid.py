@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers.strategies import BASE, blanked_grids, full_grids
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import BASE, blanked_grids, full_grids
 
 from sudoku_engine.grid import (
     BOXES,

@@ -14,7 +14,7 @@ import csv
 import os
 
 import pytest
-from corpus_data import corpus_file, data_dir, read_puzzles
+from helpers.corpus import corpus_file, data_dir, read_puzzles
 
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board

@@ -16,19 +16,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers.markdown import MAP, section
 
 ROOT = Path(__file__).resolve().parent.parent
-MAP = ROOT / "ARCHITECTURE.md"
 MAPPED = ("sudoku_engine/", "webapp/", "templates/", "static/")  # the trees every file of which the map names
 WHOLE = ("webapp/migrations/", "webapp/bank/seed_bank/", "static/vendor/")  # named as a folder, not file by file
 NAME = re.compile(r"`([^`\s]+)`")
-
-
-def section(text: str, title: str) -> str:
-    """The text of one ``## title`` section of the map."""
-    start = text.index(f"\n## {title}\n")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end >= 0 else len(text)]
 
 
 def tables(modules: str) -> list[tuple[str, list[list[str]]]]:
@@ -66,7 +59,7 @@ def names_of_row(folder: str, cells: list[str]) -> set[str]:
 def map_names(text: str | None = None) -> set[str]:
     """Every path the map's module tables name (of ``text``, the map's own by default)."""
     named: set[str] = set()
-    for folder, rows in tables(section(MAP.read_text(encoding="utf-8") if text is None else text, "Modules")):
+    for folder, rows in tables(section(MAP.read_text(encoding="utf-8") if text is None else text, "Modules\n")):
         for cells in rows:
             named |= names_of_row(folder, cells)
     return named
@@ -140,3 +133,18 @@ def test_the_map_names_every_command_of_the_command_line() -> None:
     ).choices
     missing = [name for name in commands if f"`{name}`" not in row]
     assert not missing, f"the map's cli.py line does not name {missing}"
+
+
+def test_test_modules_share_helpers_only_through_the_helpers_package() -> None:
+    """What the map says of tests/: no test module imports another test module (shared code lives in helpers)."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "vendor" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            found += [
+                f"{path.relative_to(ROOT)} imports {name}" for name in names if name.split(".")[-1].startswith("test_")
+            ]
+    assert found == []

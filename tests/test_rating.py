@@ -9,18 +9,18 @@ import random
 import sys
 
 import pytest
+from helpers.rating import EULER_01, singles_here
 
 from sudoku_engine import difficulty, logic
 from sudoku_engine.board import Board
 from sudoku_engine.cli import main
-from sudoku_engine.grid import PEERS, UNITS, Grid, parse_values
+from sudoku_engine.grid import Grid, parse_values
 from sudoku_engine.isomorph import canonical, random_isomorph
 from sudoku_engine.rating import NotUnique, hodoku_level, rate
 from sudoku_engine.techniques import BY_ID, CATALOGUE, length_bonus
 
 # Sudoku Exchange, SE 9.0: needs forcing chains
 HARD_SE_9 = ".87.....5.15..64..93.......7..63.5.....2.8.....3.45..2.......34..94..25.5.....19."
-EULER_01 = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 
 @pytest.mark.parametrize(
@@ -183,25 +183,6 @@ def test_a_timeout_is_reported_with_what_was_measured():
     assert rating.steps >= 1
 
 
-def _singles_here(board: Board) -> int:
-    """Cells a naked or hidden single could fill (counted here apart from the engine: every empty cell tried
-    against every digit, and every house against every digit)."""
-    fillable = set()
-    for cell in range(81):
-        if not board.values[cell]:
-            allowed = [d for d in range(1, 10) if all(board.values[p] != d for p in PEERS[cell])]
-            if len(allowed) == 1:
-                fillable.add(cell)
-    for cells in UNITS:
-        for digit in range(1, 10):
-            if any(board.values[c] == digit for c in cells):
-                continue
-            places = [c for c in cells if not board.values[c] and all(board.values[p] != digit for p in PEERS[c])]
-            if len(places) == 1:
-                fillable.add(places[0])
-    return len(fillable)
-
-
 def test_effort_adds_each_steps_score_times_the_expected_search():
     """A singles puzzle's effort, recomputed from its trace: per step, the technique's HoDoKu score times
     (empty cells + 1) / (cells a single could fill + 1), on the canonical form that ``rate`` traces."""
@@ -210,7 +191,7 @@ def test_effort_adds_each_steps_score_times_the_expected_search():
     expected = 0.0
     for step in logic.solve(Grid(form)).steps:
         empty = board.values.count(0)
-        expected += BY_ID[step.technique].hodoku_score * (empty + 1) / (_singles_here(board) + 1)
+        expected += BY_ID[step.technique].hodoku_score * (empty + 1) / (singles_here(board) + 1)
         board.apply(step)
     rating = rate(EULER_01)
     assert rating.effort == pytest.approx(expected)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpus_data import corpus_file
+from helpers.corpus import corpus_file
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,9 +7,9 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from helpers.strategies import blanked_grids, full_grids
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from strategies import blanked_grids, full_grids
 
 from sudoku_engine import solver
 from sudoku_engine.grid import Grid, InvalidPuzzle, is_valid_solution, parse_values

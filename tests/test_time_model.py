@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from corpus_data import corpus_file
-from test_rating import EULER_01, _singles_here
+from helpers.corpus import corpus_file
+from helpers.rating import EULER_01, singles_here
 
 from sudoku_engine import logic, time_model
 from sudoku_engine.board import Board
@@ -30,7 +30,7 @@ def test_work_adds_the_search_of_each_step_of_the_trace():
     board = Board.from_values(form)
     expected = 0.0
     for step in logic.solve(Grid(form)).steps:
-        empty, open_ = board.values.count(0), _singles_here(board)
+        empty, open_ = board.values.count(0), singles_here(board)
         weight = time_model.SINGLE_WEIGHTS[BY_ID[step.technique].id]
         expected += weight * (empty + 1) ** time_model.SEARCH_POWER / (open_ + 1) ** time_model.SINGLES_POWER
         board.apply(step)

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from helpers.board_page import easy, nearly_solved, stuck  # noqa: F401  (fixtures)
+from helpers.web import new_app
 from playwright.sync_api import BrowserContext
-from web_support import new_app
 from werkzeug.serving import make_server
 
 from sudoku_engine.generate import warm_up

@@ -9,54 +9,21 @@ consent page and puzzle for a participant, a player's history, and the researche
 from __future__ import annotations
 
 import re
-from functools import cache
-from pathlib import Path
 
 import pytest
 from flask import Flask
+from helpers.axe import AXE, assert_accessible, blocking_violations
+from helpers.board_page import expect_solved, new_page
+from helpers.study_page import JOB_PATIENCE_MS, create_account, log_in
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_board import expect_solved, new_page
-from test_study import JOB_PATIENCE_MS, create_account, log_in
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.solver import solve
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-BLOCKING = ("serious", "critical")
 EMAIL = "researcher@a11y-tests.example"
 PASSWORD = "correct horse battery staple"
-RUN_AXE = """async () => {
-  const results = await axe.run(document, {resultTypes: ['violations']});
-  return results.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help,
-    targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-  }));
-}"""
-
-
-@cache
-def axe_source() -> str:
-    """axe-core's script, read once."""
-    return AXE.read_text(encoding="utf-8")
-
-
-def blocking_violations(page: Page) -> list[dict[str, object]]:
-    """The serious and critical violations axe-core finds on the page as it is now."""
-    # evaluated through the devtools protocol: the app's Content-Security-Policy rightly refuses injected scripts
-    page.evaluate(axe_source())
-    found = page.evaluate(RUN_AXE)
-    assert isinstance(found, list)
-    return [v for v in found if v["impact"] in BLOCKING]
-
-
-def assert_accessible(page: Page, what: str) -> None:
-    """Fail with axe-core's rule, help text and first targets for each blocking violation."""
-    violations = blocking_violations(page)
-    assert not violations, f"{what}: " + "; ".join(
-        f"{v['id']} ({v['impact']}): {v['help']} at {v['targets']}" for v in violations
-    )
 
 
 def puzzle_and_solution(seed: int, givens: int) -> tuple[str, str]:

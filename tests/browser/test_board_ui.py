@@ -16,16 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 from flask import Flask
-from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
-from test_board import (
+from helpers.board_page import (
     ARTIFACTS,
     DESKTOP,
     PHONE,
     board_snapshot,
     candidates,
     cell_at,
-    easy,
     empties,
     events_of,
     every_look,
@@ -33,7 +30,6 @@ from test_board import (
     focused_cell,
     marked_for_screenshots,
     name,
-    nearly_solved,
     new_page,
     open_puzzle,
     peers,
@@ -43,9 +39,10 @@ from test_board import (
     values_of,
     wait_for_board,
 )
+from PIL import Image
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 pytestmark = pytest.mark.browser
-__all__ = ["easy", "nearly_solved"]  # fixtures used here, defined beside the older board tests
 
 WATCH_SHIFTS = """() => {
   window.shifts = [];

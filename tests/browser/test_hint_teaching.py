@@ -8,9 +8,8 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Page, expect
-from test_accessibility import assert_accessible
-from test_board import (
+from helpers.axe import assert_accessible
+from helpers.board_page import (
     ARTIFACTS,
     CELL_WORD,
     STUCK_SEED,
@@ -29,6 +28,7 @@ from test_board import (
     values_of,
     wait_for_board,
 )
+from playwright.sync_api import Page, expect
 
 from sudoku_engine.generate import Generated, generate_puzzle
 from sudoku_engine.techniques import BY_ID, CATALOGUE

@@ -9,11 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.board_page import board_text, solve_by_requests, type_solution
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_play import board_text, type_solution
 
 from sudoku_engine.generate import generate_puzzle
-from sudoku_engine.grid import cell_name
 from sudoku_engine.solver import solve
 
 pytestmark = pytest.mark.browser
@@ -37,19 +36,6 @@ def open_puzzle(page: Page, puzzle: str) -> str:
     page.goto(f"/p/{puzzle}")
     page.wait_for_url(GAME_URL)
     return page.url
-
-
-def solve_by_requests(page: Page, puzzle: str, solution: str) -> None:
-    """Solve the open game by posting its missing digits as the board does, with the page's cookies and token."""
-    token = page.locator('meta[name="csrf-token"]').get_attribute("content") or ""
-    for cell, char in enumerate(puzzle):
-        if char == ".":
-            answer = page.request.post(
-                f"{page.url}/cell/{cell_name(cell)}",
-                form={"digit": solution[cell]},
-                headers={"X-CSRFToken": token, "HX-Request": "true"},
-            )
-            assert answer.status == 200, answer.text()
 
 
 def shoot(page: Page, name: str) -> None:

@@ -11,17 +11,15 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
-import test_board
 from conftest import serving
 from flask import Flask
+from helpers.board_page import SNAPSHOT_JS, empties, events_of, settled, stored
 from playwright.sync_api import Page, Route, expect
-from test_board import SNAPSHOT_JS, empties, events_of, settled, stored
 
 from sudoku_engine.grid import cell_name, digits_of
 from webapp.games.store import state_of
 
 pytestmark = pytest.mark.browser
-easy = test_board.easy  # the fixture: an easy generated puzzle and its solution
 
 DELAY_S = 0.5
 DRAW_MS = 50.0

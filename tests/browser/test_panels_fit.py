@@ -9,16 +9,22 @@ import re
 from collections.abc import Iterator
 
 import pytest
-import test_board
-import test_study
 from flask import Flask
+from helpers import study_page
+from helpers.board_page import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    cell_at,
+    empties,
+    expect_solved,
+    name,
+    open_puzzle,
+    solve_by_requests,
+)
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_board import ARTIFACTS, DESKTOP, PHONE, cell_at, empties, expect_solved, name, open_puzzle
-from test_history import solve_by_requests
 
 pytestmark = pytest.mark.browser
-nearly_solved = test_board.nearly_solved  # the fixture: a puzzle with eight naked singles left, and its solution
-stuck = test_board.stuck  # the fixture: a position that needs more than singles
 EMAIL = "fit@example.org"
 PASSWORD = "correct horse battery staple"
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
@@ -125,16 +131,16 @@ def test_the_history_table_fits(fresh: BrowserContext, nearly_solved: tuple[str,
 def test_the_research_tables_fit(
     fresh: BrowserContext, browser: Browser, base_url: str, live_app: tuple[Flask, str]
 ) -> None:
-    test_study.create_account(live_app[0], EMAIL, PASSWORD)
+    study_page.create_account(live_app[0], EMAIL, PASSWORD)
     page = fresh.new_page()
-    test_study.log_in(page, EMAIL, PASSWORD)
-    puzzles = [test_study.easy_puzzle(seed)[0] for seed in (9301, 9302, 9303)]
-    study_id, link = test_study.create_study(page, "Fit: a study with a rather long name to wrap", puzzles)
+    study_page.log_in(page, EMAIL, PASSWORD)
+    puzzles = [study_page.easy_puzzle(seed)[0] for seed in (9301, 9302, 9303)]
+    study_id, link = study_page.create_study(page, "Fit: a study with a rather long name to wrap", puzzles)
     participant = browser.new_context(base_url=base_url)
     try:
         player = participant.new_page()
-        test_study.enter(player, link, "participant-with-a-long-recruitment-label-0001")
-        test_study.agree_and_start(player)
+        study_page.enter(player, link, "participant-with-a-long-recruitment-label-0001")
+        study_page.agree_and_start(player)
     finally:
         participant.close()
     found = misfits(page, "main", "study")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from helpers.board_page import board_text, expect_solved, type_solution
 from playwright.sync_api import Browser, Page, Route, expect
 from sqlalchemy import false, update
-from test_board import expect_solved
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import Generated, generate
@@ -44,38 +44,6 @@ def served_game(app: Flask, url: str) -> Game:
         game = session.get(Game, url.rsplit("/", 1)[1])
         assert game is not None
         return game
-
-
-def board_text(page: Page) -> str:
-    """The board as 81 characters, '.' for empty cells."""
-    texts = page.locator("[data-cell]").all_inner_texts()
-    assert len(texts) == 81
-    return "".join(text.strip() or "." for text in texts)
-
-
-def snake_order() -> list[str]:
-    """Cells in the order the arrow keys walk them: rows alternately left to right and right to left."""
-    order = []
-    for row in range(9):
-        cols = range(9) if row % 2 == 0 else range(8, -1, -1)
-        order.extend(cell_name(row * 9 + col) for col in cols)
-    return order
-
-
-def type_solution(page: Page, puzzle: str, solution: str) -> None:
-    """Click r1c1, then walk the board with arrow keys typing every missing digit."""
-    page.locator('[data-cell="r1c1"]').click()
-    order = snake_order()
-    for step, name in enumerate(order):
-        cell = (int(name[1]) - 1) * 9 + int(name[3]) - 1
-        if puzzle[cell] == ".":
-            page.keyboard.press(solution[cell])
-        if step + 1 < len(order):
-            next_name = order[step + 1]
-            if next_name[1] != name[1]:
-                page.keyboard.press("ArrowDown")
-            else:
-                page.keyboard.press("ArrowRight" if next_name[3] > name[3] else "ArrowLeft")
 
 
 def test_new_puzzle_then_solve_with_keyboard(page: Page) -> None:

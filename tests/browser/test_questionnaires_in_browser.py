@@ -14,22 +14,23 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-from sqlalchemy import select
-from test_accessibility import assert_accessible
-from test_board import new_page
-from test_study import (
+from helpers.axe import assert_accessible
+from helpers.board_page import new_page
+from helpers.study_page import (
     GAME_URL,
     JOB_PATIENCE_MS,
     create_account,
     download,
     easy_puzzle,
+    header_of,
     log_in,
     nearly_solved,
     open_study,
     participant_of,
     solve_on_page,
 )
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlalchemy import select
 
 from webapp import db
 from webapp.models import Answer
@@ -75,11 +76,6 @@ def person(browser: Browser, base_url: str, people: list[BrowserContext]) -> Pag
 def rows_of(text: str) -> list[dict[str, str]]:
     """The rows of a CSV download."""
     return list(csv.DictReader(io.StringIO(text)))
-
-
-def header_of(text: str) -> list[str]:
-    """The header line of a CSV download."""
-    return next(csv.reader(io.StringIO(text)))
 
 
 def build_study(page: Page, puzzles: list[str]) -> tuple[int, str]:

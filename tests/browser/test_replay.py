@@ -8,11 +8,9 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-from sqlalchemy import select
-from test_accessibility import assert_accessible
-from test_board import new_page
-from test_study import (
+from helpers.axe import assert_accessible
+from helpers.board_page import new_page
+from helpers.study_page import (
     DIGITS_JS,
     agree_and_start,
     cell_name,
@@ -23,6 +21,8 @@ from test_study import (
     log_in,
     solve_on_page,
 )
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlalchemy import select
 
 from webapp import db
 from webapp.models import Event, Game

@@ -9,10 +9,8 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-from sqlalchemy import func, select
-from test_board import new_page
-from test_study import (
+from helpers.board_page import new_page
+from helpers.study_page import (
     GAME_URL,
     JOB_PATIENCE_MS,
     agree_and_start,
@@ -28,6 +26,8 @@ from test_study import (
     participant_of,
     solve_on_page,
 )
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlalchemy import func, select
 
 from webapp import db
 from webapp.models import Game, Participant, Study

@@ -17,11 +17,8 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, expect
-from sqlalchemy import func, select
-from test_board import ARTIFACTS, PHONE, new_page
-from test_questionnaires_in_browser import header_of
-from test_study import (
+from helpers.board_page import ARTIFACTS, PHONE, new_page
+from helpers.study_page import (
     DIGITS_JS,
     GAME_URL,
     JOB_PATIENCE_MS,
@@ -29,6 +26,7 @@ from test_study import (
     download,
     easy_puzzle,
     events_of,
+    header_of,
     log_in,
     nearly_solved,
     parsed_csv,
@@ -36,6 +34,8 @@ from test_study import (
     shown_digits,
     solve_on_page,
 )
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, expect
+from sqlalchemy import func, select
 
 from webapp import db
 from webapp.models import Answer, Game, Participant

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from helpers.board_page import ARTIFACTS, expect_solved, new_page
+from helpers.study_page import GAME_URL, JOB_PATIENCE_MS, create_account, easy_puzzle, log_in, nearly_solved, open_study
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_board import ARTIFACTS, expect_solved, new_page
-from test_study import GAME_URL, JOB_PATIENCE_MS, create_account, easy_puzzle, log_in, nearly_solved, open_study
 
 from sudoku_engine.slider import describe
 from webapp.bank import pool, seed

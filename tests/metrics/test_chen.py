@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
+from helpers.corpus import corpus_file, read_puzzles
 
 from sudoku_engine import logic, solver
 from sudoku_engine.grid import ALL_CANDIDATES, bit, format_values, is_valid_solution, parse_values

@@ -11,7 +11,7 @@ import os
 import random
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
+from helpers.corpus import corpus_file, read_puzzles
 
 from sudoku_engine import solver
 from sudoku_engine.grid import PEERS, Grid, InvalidPuzzle, parse_values

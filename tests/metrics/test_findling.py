@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
+from helpers.corpus import corpus_file, read_puzzles
 
 from sudoku_engine.grid import PEERS, SINGLE_DIGIT, UNITS, Grid, InvalidPuzzle, bit, is_valid_solution, parse_values
 from sudoku_engine.metrics.findling import findling

@@ -9,7 +9,7 @@ from itertools import combinations
 from types import ModuleType
 
 import pytest
-from corpus_data import REPO, corpus_file
+from helpers.corpus import REPO, corpus_file
 
 from sudoku_engine.board import Board
 from sudoku_engine.grid import cell_name, parse_values

@@ -11,7 +11,7 @@ import random
 from itertools import permutations
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
+from helpers.corpus import corpus_file, read_puzzles
 
 from sudoku_engine.grid import ALL_CANDIDATES, BOXES, COLS, ROWS, Grid, bit, parse_cell
 from sudoku_engine.metrics import _matching, simonis

@@ -16,8 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers.markdown import MAP, section
+
 ROOT = Path(__file__).resolve().parents[2]
-MAP = ROOT / "ARCHITECTURE.md"
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 TOY_MODULE = '''"""A toy family: the naked single under another name (the guide's test)."""
 
@@ -57,9 +58,7 @@ print(json.dumps({{
 
 def guide() -> str:
     """The guide's text."""
-    text = MAP.read_text(encoding="utf-8")
-    start = text.index("## Adding a technique")
-    return text[start : text.index("\n## ", start + 1)]
+    return section(MAP.read_text(encoding="utf-8"), "Adding a technique")
 
 
 def engine_copy(tmp_path: Path) -> Path:

@@ -11,8 +11,14 @@ import csv
 from itertools import combinations
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, eliminations_of, find_all, solution_of, valid_steps_along_basic_solves
+from helpers.corpus import corpus_file, read_puzzles
+from helpers.techniques import (
+    assert_steps_valid,
+    eliminations_of,
+    find_all,
+    solution_of,
+    valid_steps_along_basic_solves,
+)
 
 from sudoku_engine.board import Board, Step
 from sudoku_engine.grid import UNITS, bit, parse_cell

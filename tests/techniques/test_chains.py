@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, find_all, solution_of, valid_steps_along_basic_solves
+from helpers.corpus import corpus_file, read_puzzles
+from helpers.techniques import assert_steps_valid, find_all, solution_of, valid_steps_along_basic_solves
 
 from sudoku_engine.board import Board
 from sudoku_engine.grid import parse_cell

@@ -7,7 +7,7 @@ clusters and the expected eliminations were worked out by hand from the digit's 
 from __future__ import annotations
 
 import pytest
-from technique_support import (
+from helpers.techniques import (
     candidates,
     checked_steps,
     eliminations_of,

@@ -12,18 +12,9 @@ from __future__ import annotations
 import csv
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import changed, hodoku_board
-from test_uniqueness import (
-    AR2_LINE,
-    AR101,
-    BUG_POSITION,
-    U5_DIAGONAL,
-    U5_THREE,
-    U5_THREE_MARKS,
-    U601,
-    U602,
-)
+from helpers.corpus import corpus_file, read_puzzles
+from helpers.positions import AR2_LINE, AR101, BUG_POSITION, U5_DIAGONAL, U5_THREE, U5_THREE_MARKS, U601, U602
+from helpers.techniques import changed, hodoku_board
 
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board

@@ -8,7 +8,7 @@ changes one cell's candidates (never removing its true digit) so that the patter
 from __future__ import annotations
 
 import pytest
-from technique_support import (
+from helpers.techniques import (
     assert_steps_valid,
     candidate_pairs,
     changed,

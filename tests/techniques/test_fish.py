@@ -13,7 +13,7 @@ import random
 from itertools import combinations
 
 import pytest
-from technique_support import (
+from helpers.techniques import (
     candidates,
     checked_steps,
     eliminations_of,

@@ -6,7 +6,7 @@ import gc
 import importlib
 from collections.abc import Iterable, Iterator
 
-from technique_support import hard_sample
+from helpers.techniques import hard_sample
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board, Memo, Step

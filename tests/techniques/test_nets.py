@@ -12,7 +12,7 @@ import csv
 import random
 
 import pytest
-from corpus_data import corpus_file
+from helpers.corpus import corpus_file
 
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board

@@ -4,8 +4,8 @@ rules written out cell by cell and house by house, and against the solution."""
 from __future__ import annotations
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, find_all, solution_of
+from helpers.corpus import corpus_file, read_puzzles
+from helpers.techniques import assert_steps_valid, find_all, solution_of
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board

@@ -12,8 +12,8 @@ import csv
 from collections import Counter
 
 import pytest
-from corpus_data import corpus_file, read_puzzles
-from technique_support import assert_steps_valid, candidate_pairs, changed, eliminations_of, find_all, solution_of
+from helpers.corpus import corpus_file, read_puzzles
+from helpers.techniques import assert_steps_valid, candidate_pairs, changed, eliminations_of, find_all, solution_of
 
 from sudoku_engine import logic
 from sudoku_engine.board import Board, Step

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.rights import Person
+from helpers.studies import EMAIL, create, form_token
+from helpers.team import OTHER, PASSWORD, account, logged_in
 from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError
-from test_studies import EMAIL, create, form_token, puzzles  # noqa: F401  (the module's puzzles fixture)
-from test_study_rights import Person
-from test_team import OTHER, PASSWORD, account, logged_in
 
 from webapp import db, jobs
 from webapp.models import AuditEvent, Participant
@@ -49,7 +49,7 @@ def get(client: FlaskClient, path: str) -> int:
 
 def test_every_action_on_a_studys_data_is_recorded_once_and_owners_see_the_trail(
     app: Flask,
-    puzzles: list[tuple[str, str]],  # noqa: F811
+    puzzles: list[tuple[str, str]],
 ) -> None:
     account(app, EMAIL)
     owner = logged_in(app, EMAIL)

@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 from flask import Flask
-from job_support import wait_for
-from services import free_port
+from helpers.jobs import wait_for
+from helpers.services import free_port
+from helpers.web import CSRF_META, PostgresDatabases, new_app, unique_name
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
-from web_support import CSRF_META, PostgresDatabases, new_app, unique_name
 
 from sudoku_engine.generate import generate_puzzle
 from webapp import db

@@ -4,24 +4,21 @@ study setting named (the codebook itself is checked against the exports in test_
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from helpers.markdown import REPO, section
 
 from webapp.research import answers, codebook, exports
 from webapp.study.studies import DEFAULT_SETTINGS
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "data.md"
+DOC = REPO / "docs" / "data.md"
 QUESTION_COLUMNS = ("q_*key*", answers.ATTENTION_FAILED)  # one per question of a study, and the attention checks'
 TICKED = re.compile(r"`([^`]+)`")
 
 
 def doc_section(title_start: str, text: str | None = None) -> str:
     """The text of the ``##`` section whose title starts so."""
-    text = DOC.read_text(encoding="utf-8") if text is None else text
-    start = text.index(f"\n## {title_start}")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end >= 0 else len(text)]
+    return section(DOC.read_text(encoding="utf-8") if text is None else text, title_start)
 
 
 def documented_columns(section: str) -> list[str]:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from services import admin_dsn, free_port, fresh_postgres_database
+from helpers.services import admin_dsn, free_port, fresh_postgres_database
+from helpers.web import csrf_header_of
 from sqlalchemy import make_url
-from web_support import csrf_header_of
 
 from webapp import db
 from webapp.games import store

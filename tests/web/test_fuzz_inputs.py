@@ -18,11 +18,11 @@ from urllib.parse import quote
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.jobs import prepared
+from helpers.web import PostgresDatabases, app_on, csrf_header_of, csrf_token_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from job_support import prepared
 from sqlalchemy import select
-from web_support import PostgresDatabases, app_on, csrf_header_of, csrf_token_of
 
 from webapp import create_app, db, jobs
 from webapp.models import Participant, User

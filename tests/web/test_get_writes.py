@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from flask import Flask, has_request_context, request
 from flask.testing import FlaskClient
+from helpers.play import blanks, game_row
+from helpers.studies import EMAIL, PASSWORD, create, form_token, public_id
+from helpers.web import csrf_header_of
 from sqlalchemy import event
-from test_play_routes import blanks, game_row
-from test_studies import EMAIL, PASSWORD, create, form_token, public_id
-from web_support import csrf_header_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name

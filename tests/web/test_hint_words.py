@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_play_routes import blanks, enter, game_row, open_game, show_game
+from helpers.play import blanks, enter, game_row, open_game, show_game
 from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import Generated, generate_puzzle

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_support import csrf_token_of
+from helpers.web import csrf_token_of
 
 from webapp import create_app, db
 from webapp.models import User

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import PATIENCE_S, bank_record, canonical_form, computed_report, prepared, study_state
-from services import redis_url
+from helpers.jobs import PATIENCE_S, bank_record, canonical_form, computed_report, prepared, study_state
+from helpers.play import blanks, open_game
+from helpers.services import redis_url
+from helpers.studies import EMAIL, PASSWORD, form_token, open_study, play_through, public_id
+from helpers.web import csrf_header_of
 from sqlalchemy import select
-from test_play_routes import blanks, open_game
-from test_studies import EMAIL, PASSWORD, form_token, open_study, play_through, public_id
-from web_support import csrf_header_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name

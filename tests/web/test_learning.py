@@ -11,68 +11,24 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from helpers.learning import MADE, PLAYERS, PUZZLES, banked_app, by_digit, play  # noqa: F401
+from helpers.play import open_game, show_game
+from helpers.web import Clock, csrf_token_of
 from sqlalchemy import select
-from test_play_routes import open_game, show_game
-from web_support import Clock, csrf_token_of
 
-from sudoku_engine.generate import generate_puzzle
-from sudoku_engine.grid import cell_name, format_values
+from sudoku_engine.grid import format_values
 from sudoku_engine.isomorph import canonical
-from sudoku_engine.rating import rate
 from webapp import db, jobs
 from webapp.bank import pool
 from webapp.games import calibration, learning, timefit
 from webapp.models import Calibration, PuzzleTime
 from webapp.research.analysis import spearman
 
-PLAYERS, PUZZLES = 30, 20
-MADE = [generate_puzzle(seed=9100 + k, givens=36) for k in range(PUZZLES)]
-
-
-def banked_app(make_app: Callable[..., Flask]) -> Flask:
-    """A test app whose rate limits let every simulated player through, its puzzles in the bank (served already)."""
-    made = make_app(RATELIMIT_ENABLED=False)
-    with db.sessions_of(made)() as session:
-        records = [pool.record_of(m.puzzle.values, m.solution.values, rate(m.puzzle.values), "import") for m in MADE]
-        pool.add(session, records, used=True)
-    return made
-
 
 @pytest.fixture
 def app(make_app: Callable[..., Flask]) -> Flask:
     """The banked test app."""
     return banked_app(make_app)
-
-
-def by_digit(puzzle: str, solution: str) -> list[tuple[str, str]]:
-    """The empty cells grouped by the digit the solution puts there: (digit, "r1c2,r4c5,...")."""
-    groups: dict[str, list[str]] = {}
-    for cell, given in enumerate(puzzle):
-        if given == ".":
-            groups.setdefault(solution[cell], []).append(cell_name(cell))
-    return [(digit, ",".join(cells)) for digit, cells in sorted(groups.items())]
-
-
-def play(client: FlaskClient, clock: Clock, index: int, minutes: float, stop_at: float | None = None) -> str:
-    """Play puzzle ``index`` in ``minutes``, one digit at a time (all its cells at once), the clock moving evenly
-    between entries; with ``stop_at`` (minutes) the player leaves once that much time has gone. The game id."""
-    made = MADE[index]
-    game_id = open_game(client, str(made.puzzle))
-    page = show_game(client, game_id)
-    headers = {"X-CSRFToken": csrf_token_of(page), "HX-Request": "true"}
-    groups = by_digit(str(made.puzzle), str(made.solution))
-    step = 60.0 * minutes / len(groups)
-    for number, (digit, cells) in enumerate(groups, start=1):
-        if stop_at is not None and number * step > 60.0 * stop_at:
-            break
-        clock.advance(step)
-        answer = client.post(
-            f"/g/{game_id}/cells", data={"cells": cells, "digit": digit, "mode": "digit"}, headers=headers
-        )
-        assert answer.status_code == 200, answer.get_data(as_text=True)
-    clock.advance(120.0)
-    return game_id
 
 
 def priors(app: Flask) -> list[float]:
@@ -253,7 +209,7 @@ def test_the_game_page_says_how_long_people_took(app: Flask, clock: Clock) -> No
 
 def test_study_games_teach_the_model_only_with_their_studys_leave(app: Flask) -> None:
     """A study's participants count as players only when the study allows it (``calibrate``)."""
-    from test_studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
+    from helpers.studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
 
     researcher = app.test_client()
     assert app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD]).exit_code == 0

@@ -4,8 +4,8 @@ hints counted per game, and a switch that turns them off."""
 from __future__ import annotations
 
 import pytest
+from helpers.web import csrf_header_of
 from sqlalchemy import select
-from web_support import csrf_header_of
 
 from webapp import config, db
 from webapp.models import User

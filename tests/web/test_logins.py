@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.team import ADMIN, NEW_PASSWORD, PASSWORD, RESEARCHER, account, logged_in, post
 from sqlalchemy import func, select
-from test_team import ADMIN, NEW_PASSWORD, PASSWORD, RESEARCHER, account, logged_in, post
 
 from webapp import db
 from webapp.models import LoginSession, User

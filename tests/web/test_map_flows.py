@@ -19,23 +19,20 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.markdown import MAP, paragraph
+from helpers.web import CSRF_META, new_app
 from sqlalchemy import update
-from web_support import CSRF_META, new_app
 
 from webapp import db
 from webapp.models import BankPuzzle
 
-MAP = Path(__file__).resolve().parents[2] / "ARCHITECTURE.md"
 REFERENCE = re.compile(r"`((?:[a-z_]+/)+[a-z_]+\.[A-Za-z_.]+|sudoku_engine\.[a-z_.]+\.[A-Za-z_.]+)`")
 Call = tuple[str, str]  # (module, qualified name)
 
 
 def flow(title: str, text: str | None = None) -> str:
     """The paragraph of one data flow (``**title.**``)."""
-    text = MAP.read_text(encoding="utf-8") if text is None else text
-    start = text.index(f"**{title}.**")
-    end = text.find("\n\n", start)
-    return text[start:end]
+    return paragraph(MAP.read_text(encoding="utf-8") if text is None else text, title)
 
 
 def resolve(name: str) -> Call | None:

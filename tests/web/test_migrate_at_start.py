@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from services import fresh_postgres_database
+from helpers.services import fresh_postgres_database
 from sqlalchemy import create_engine, text
 
 from webapp import create_app, db

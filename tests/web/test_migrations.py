@@ -9,8 +9,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 from flask.testing import FlaskCliRunner
+from helpers.web import PostgresDatabases
 from sqlalchemy import inspect, make_url, text
-from web_support import PostgresDatabases
 
 from webapp import create_app, db
 from webapp.models import Base

@@ -10,10 +10,16 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from helpers.play import open_game
+from helpers.replay import (
+    Played,
+    consumer,  # noqa: F401  (fixtures)
+    logged_in,
+    play_game,
+    study_puzzles,
+)
+from helpers.studies import PASSWORD, create, enter_study, first_game, form_token, public_id
 from sqlalchemy import select
-from test_play_routes import open_game
-from test_replay_states import Played, consumer, logged_in, play_game, study_puzzles  # noqa: F401  (consumer: a fixture)
-from test_studies import PASSWORD, create, enter_study, first_game, form_token, public_id
 
 from sudoku_engine.grid import digits_of
 from webapp import db

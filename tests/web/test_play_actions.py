@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.play import blanks, enter, events_of, game_row, open_game, show_game, spoken
+from helpers.web import csrf_header_of
 from sqlalchemy import update
-from test_play_routes import blanks, enter, events_of, game_row, open_game, show_game, spoken
-from web_support import csrf_header_of
 from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import Generated

@@ -12,10 +12,10 @@ from datetime import date, datetime, timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.play import blanks, game_row, open_game, show_game
+from helpers.studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
+from helpers.web import Clock, csrf_token_of
 from sqlalchemy import select
-from test_play_routes import blanks, game_row, open_game, show_game
-from test_studies import EMAIL, PASSWORD, create, enter_study, form_token, public_id
-from web_support import Clock, csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name

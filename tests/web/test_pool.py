@@ -13,9 +13,9 @@ from contextlib import contextmanager
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.web import csrf_header_of
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from web_support import csrf_header_of
 
 from sudoku_engine import difficulty
 from sudoku_engine.generate import Targeted, generate_puzzle

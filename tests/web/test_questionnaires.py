@@ -13,13 +13,17 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.questionnaires import agree, answer, solve_current
+from helpers.studies import (
+    consumer,  # noqa: F401  (fixtures)
+    create,
+    enter_study,
+    form_token,
+    public_id,
+)
 from sqlalchemy import func, select
-from test_play_routes import blanks, game_row
-from test_studies import consumer, create, enter_study, form_token, public_id, researcher
-from werkzeug.test import TestResponse
 
 from sudoku_engine.generate import generate_puzzle
-from sudoku_engine.grid import cell_name
 from webapp import db
 from webapp.models import Answer, Game, Participant, Study
 from webapp.study import consent, questions
@@ -53,39 +57,10 @@ def puzzles() -> list[tuple[str, str]]:
     return [(str(m.puzzle), str(m.solution)) for m in made]
 
 
-__all__ = ["consumer", "researcher"]  # test_studies' fixtures: a job consumer for every test, a researcher logged in
-
-
 def questionnaire_study(client: FlaskClient, puzzles: list[tuple[str, str]], **fields: str) -> int:
     """A study of the two puzzles in fixed order with the consent clauses, the questions and both built-in items."""
     defaults = {"consent_text": CONSENT, "questions": QUESTIONS, "ask_difficulty": "on", "ask_effort": "on"}
     return create(client, puzzles, order_scheme="fixed", breaks="on", **{**defaults, **fields})
-
-
-def agree(client: FlaskClient, base: str, clauses: list[str]) -> TestResponse:
-    """Post Agree with these clauses ticked."""
-    token = form_token(client, f"{base}/go")
-    return client.post(f"{base}/consent", data={"answer": "agree", "clause": clauses, "csrf_token": token})
-
-
-def answer(client: FlaskClient, base: str, page: str, fields: dict[str, str | list[str]]) -> TestResponse:
-    """Post the answers of a page of questions."""
-    token = form_token(client, f"{base}/go")
-    return client.post(f"{base}/answers", data={**fields, "page": page, "csrf_token": token})
-
-
-def solve_current(app: Flask, client: FlaskClient, base: str) -> str:
-    """Solve the participant's current puzzle through the board's routes and go on; its game id."""
-    location = client.get(f"{base}/go").headers["Location"]
-    game_id = location.rsplit("/", 1)[1]
-    game = game_row(app, game_id)
-    token = form_token(client, f"/g/{game_id}")
-    headers = {"X-CSRFToken": token, "HX-Request": "true"}
-    for cell in blanks(game.puzzle):
-        client.post(f"/g/{game_id}/cell/{cell_name(cell)}", data={"digit": game.solution[cell]}, headers=headers)
-    assert game_row(app, game_id).completed_at is not None
-    assert client.post(f"{base}/next", data={"csrf_token": token}).status_code == 303
-    return game_id
 
 
 def stored_answers(app: Flask) -> list[tuple[str, int, str, str | None, bool | None]]:

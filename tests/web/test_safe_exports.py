@@ -15,12 +15,16 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_questionnaires import agree, answer, solve_current
-from test_studies import consumer, create, enter_study, form_token, public_id, researcher
+from helpers.questionnaires import agree, answer, solve_current
+from helpers.studies import (
+    consumer,  # noqa: F401  (fixtures)
+    create,
+    enter_study,
+    form_token,
+    public_id,
+)
 
 from sudoku_engine.generate import generate_puzzle
-
-__all__ = ["consumer", "researcher"]  # test_studies' fixtures: a job consumer for every test, a researcher logged in
 
 LINK = '=HYPERLINK("http://x","y")'
 QUESTIONS = f"""[before]

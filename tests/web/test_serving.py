@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from job_support import wait_for
-from services import free_port
-from web_support import CSRF_META
+from helpers.jobs import wait_for
+from helpers.services import free_port
+from helpers.web import CSRF_META
 
 from sudoku_engine.generate import generate_puzzle
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from flask import Flask
 from flask.testing import FlaskClient
-from services import free_port, redis_url
-from web_support import csrf_header_of
+from helpers.services import free_port, redis_url
+from helpers.web import csrf_header_of
 
 
 def failed_log_in(client: FlaskClient, headers: dict[str, str]) -> int:

@@ -7,109 +7,37 @@ import io
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import bank_record, canonical_form, computed_report, prepared
+from helpers.jobs import bank_record, canonical_form, computed_report, prepared
+from helpers.play import blanks, game_row
+from helpers.studies import (
+    EMAIL,
+    PASSWORD,
+    consumer,  # noqa: F401  (fixtures)
+    create,
+    enter_study,
+    first_game,
+    form_token,
+    play_through,
+    public_id,
+)
+from helpers.web import csrf_token_of
 from sqlalchemy import func, select
-from test_play_routes import blanks, game_row
-from web_support import csrf_token_of
 from werkzeug.test import TestResponse
 
 from sudoku_engine import difficulty
-from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name
 from sudoku_engine.slider import target_for_slider
 from sudoku_engine.solver import count_solutions
-from webapp import db, jobs, models
+from webapp import db, models
 from webapp.bank import pool
 from webapp.models import BankPuzzle, Event, Game, Participant, Study, StudyPuzzle
 from webapp.study import studies
-
-EMAIL, PASSWORD = "lab@example.org", "correct horse"
-
-
-@pytest.fixture(scope="module")
-def puzzles() -> list[tuple[str, str]]:
-    """Four easy generated puzzles with their solutions (many givens: few entries to solve them)."""
-    made = [generate_puzzle(seed=900 + i, givens=60) for i in range(4)]
-    return [(str(m.puzzle), str(m.solution)) for m in made]
-
-
-@pytest.fixture(autouse=True)
-def consumer(app: Flask) -> Iterator[None]:
-    """A real consumer of the app's job queue: studies are prepared and reports computed by it."""
-    with jobs.running_in_threads(app):
-        yield
-
-
-@pytest.fixture
-def researcher(app: Flask, client: FlaskClient) -> FlaskClient:
-    """A client logged in as a researcher made with ``flask user create``."""
-    result = app.test_cli_runner().invoke(args=["user", "create", EMAIL, "--password", PASSWORD])
-    assert result.exit_code == 0, result.output
-    token = csrf_token_of(client.get("/research/login").get_data(as_text=True))
-    response = client.post("/research/login", data={"email": EMAIL, "password": PASSWORD, "csrf_token": token})
-    assert response.status_code == 302
-    return client
-
-
-def form_token(client: FlaskClient, path: str) -> str:
-    """The CSRF token of a page."""
-    return csrf_token_of(client.get(path).get_data(as_text=True))
-
-
-def create(client: FlaskClient, pasted: list[tuple[str, str]], **fields: str) -> int:
-    """Create a study with the pasted puzzles and wait until the job made it ready; its id."""
-    data = {
-        "name": "Pilot",
-        "puzzles": "\n".join(p for p, _s in pasted),
-        "order_scheme": "latin",
-        "hint_rungs": "4",
-        "autofill": "on",
-        "checking": "on",
-        "abandon_minutes": "60",
-        **fields,
-    }
-    data["csrf_token"] = form_token(client, "/research/studies/new")
-    response = client.post("/research/studies/new", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    study_id = int(response.headers["Location"].rsplit("/", 1)[1])
-    app = client.application
-    assert prepared(app, study_id).state == "ready", prepared(app, study_id).problem
-    open_study(client, study_id)
-    return study_id
-
-
-def open_study(client: FlaskClient, study_id: int) -> None:
-    """Open a prepared draft to participants, as its owner does from the study page."""
-    token = form_token(client, "/research/studies/new")  # not the study's page: its messages stay for the test
-    opened = client.post(f"/research/studies/{study_id}/phase", data={"to": "open", "csrf_token": token})
-    assert opened.status_code == 303, opened.get_data(as_text=True)
-
-
-def enter_study(client: FlaskClient, entry: str, barrier: threading.Barrier | None = None) -> TestResponse:
-    """Go through an entry link as a browser does: its page, then the page's post (sent once ``barrier`` lets
-    every waiting arrival go); a recognised participant's answer to the page itself."""
-    page = client.get(entry)
-    if page.status_code != 200:
-        return page
-    token = csrf_token_of(page.get_data(as_text=True))
-    if barrier is not None:
-        barrier.wait()
-    return client.post(entry, data={"csrf_token": token})
-
-
-def public_id(app: Flask, study_id: int) -> str:
-    """The entry-link id of a study."""
-    with app.app_context():
-        study = db.get_session().get(Study, study_id)
-        assert study is not None
-        return study.public_id
 
 
 def test_user_create_rejects_bad_input(app: Flask) -> None:
@@ -220,30 +148,6 @@ def test_other_researchers_study_is_404(app: Flask, researcher: FlaskClient, puz
     assert other.get(f"/research/studies/{study_id}").status_code == 404
 
 
-def play_through(app: Flask, client: FlaskClient, entry: str) -> list[str]:
-    """Consent, start and solve every puzzle of the study; the puzzles in the order they came."""
-    enter_study(client, entry)
-    base = entry.split("?")[0]
-    token = form_token(client, f"{base}/go")
-    assert client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token}).status_code == 303
-    client.post(f"{base}/start", data={"csrf_token": token})
-    seen = []
-    while True:
-        response = client.get(f"{base}/go")
-        if response.status_code != 303 or "/g/" not in response.headers["Location"]:
-            return seen
-        game_id = response.headers["Location"].rsplit("/", 1)[1]
-        page = client.get(f"/g/{game_id}").get_data(as_text=True)
-        assert "puzzle " in page and 'id="study-place"' in page
-        game = game_row(app, game_id)
-        seen.append(game.puzzle)
-        headers = {"X-CSRFToken": token, "HX-Request": "true"}
-        for cell in blanks(game.puzzle):
-            client.post(f"/g/{game_id}/cell/{cell_name(cell)}", data={"digit": game.solution[cell]}, headers=headers)
-        assert game_row(app, game_id).completed_at is not None
-        assert client.post(f"{base}/next", data={"csrf_token": token}).status_code in (200, 303)
-
-
 def test_participants_get_balanced_latin_square_orders(
     app: Flask, researcher: FlaskClient, puzzles: list[tuple[str, str]]
 ) -> None:
@@ -316,17 +220,6 @@ def test_declining_ends_politely(app: Flask, researcher: FlaskClient, puzzles: l
     assert 'id="declined"' in client.get(f"{base}/go").get_data(as_text=True)
     with app.app_context():
         assert db.get_session().scalar(select(func.count()).select_from(Game)) == 0
-
-
-def first_game(app: Flask, study_id: int) -> tuple[FlaskClient, str, str, str]:
-    """A new participant who agreed and started: their client, the study's base path, CSRF token, first game."""
-    base = f"/s/{public_id(app, study_id)}"
-    client = app.test_client()
-    enter_study(client, base)
-    token = form_token(client, f"{base}/go")
-    client.post(f"{base}/consent", data={"answer": "agree", "csrf_token": token})
-    client.post(f"{base}/start", data={"csrf_token": token})
-    return client, base, token, client.get(f"{base}/go").headers["Location"]
 
 
 def test_a_participant_cannot_open_another_participants_game(

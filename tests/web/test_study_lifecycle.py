@@ -8,12 +8,18 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import computed_report, prepared
+from helpers.jobs import computed_report, prepared
+from helpers.rights import Person, participant_row, solve, stored
+from helpers.studies import (
+    EMAIL,
+    consumer,  # noqa: F401  (fixtures)
+    enter_study,
+    form_token,
+    public_id,
+)
+from helpers.team import account, logged_in
+from helpers.web import csrf_token_of
 from sqlalchemy import func, select, text
-from test_studies import EMAIL, consumer, enter_study, form_token, public_id
-from test_study_rights import Person, participant_row, solve, stored
-from test_team import account, logged_in
-from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from webapp import db
@@ -25,9 +31,6 @@ def puzzles() -> list[tuple[str, str]]:
     """Three easy generated puzzles with their solutions."""
     made = [generate_puzzle(seed=2400 + i, givens=62) for i in range(3)]
     return [(str(m.puzzle), str(m.solution)) for m in made]
-
-
-__all__ = ["consumer"]  # test_studies' job consumer for every test: studies are prepared and reports computed by it
 
 
 def new_researcher(app: Flask, email: str) -> FlaskClient:

@@ -11,18 +11,22 @@ from datetime import timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import computed_report
-from sqlalchemy import func, select
-from test_play_routes import blanks, game_row
-from test_studies import EMAIL, consumer, create, enter_study, form_token, public_id
-from test_team import account, logged_in
-from web_support import csrf_token_of
+from helpers.jobs import computed_report
+from helpers.play import blanks, game_row
+from helpers.rights import Person, participant_row, stored
+from helpers.studies import (
+    EMAIL,
+    consumer,  # noqa: F401  (fixtures)
+    create,
+    form_token,
+)
+from helpers.team import account, logged_in
+from helpers.web import csrf_token_of
+from sqlalchemy import select
 
 from sudoku_engine.generate import generate_puzzle
-from sudoku_engine.grid import cell_name
 from webapp import db
-from webapp.models import Event, Game, Participant, Study, StudyReport
-from webapp.study.studies import label_hash
+from webapp.models import Event, Game, Study, StudyReport
 
 
 @pytest.fixture(scope="module")
@@ -32,65 +36,11 @@ def puzzles() -> list[tuple[str, str]]:
     return [(str(m.puzzle), str(m.solution)) for m in made]
 
 
-__all__ = ["consumer"]  # test_studies' job consumer for every test: studies are prepared and reports computed by it
-
-
 @pytest.fixture
 def researcher(app: Flask) -> FlaskClient:
     """A logged-in researcher."""
     account(app, EMAIL)
     return logged_in(app, EMAIL)
-
-
-class Person:
-    """A participant's browser in one study."""
-
-    def __init__(self, app: Flask, study_id: int, label: str) -> None:
-        self.app, self.client = app, app.test_client()
-        self.base = f"/s/{public_id(app, study_id)}"
-        self.label = label
-        assert enter_study(self.client, f"{self.base}?participant_label={label}").status_code == 303
-        self.token = form_token(self.client, f"{self.base}/go")
-
-    def post(self, path: str, **fields: str) -> tuple[int, str]:
-        """A form post to a study page; the status and the page."""
-        answer = self.client.post(f"{self.base}/{path}", data={**fields, "csrf_token": self.token})
-        return answer.status_code, answer.get_data(as_text=True)
-
-    def start(self) -> str:
-        """Consent, start; the id of the first puzzle's game."""
-        assert self.post("consent", answer="agree")[0] == 303
-        assert self.post("start")[0] == 303
-        return self.current_game()
-
-    def current_game(self) -> str:
-        """The id of the game the participant is on."""
-        location = self.client.get(f"{self.base}/go").headers["Location"]
-        assert "/g/" in location, location
-        return location.rsplit("/", 1)[1]
-
-    def cell(self, game_id: str, cell: int, digit: str) -> int:
-        """Enter a digit on the board; the status."""
-        headers = {"X-CSRFToken": self.token, "HX-Request": "true"}
-        return self.client.post(
-            f"/g/{game_id}/cell/{cell_name(cell)}", data={"digit": digit}, headers=headers
-        ).status_code
-
-    def solve(self, game_id: str) -> None:
-        """Solve the game as a player would."""
-        solve(self.app, self.client, self.token, game_id)
-
-
-def solve(app: Flask, client: FlaskClient, token: str, game_id: str) -> None:
-    """Solve a game on the board as a player would."""
-    game = game_row(app, game_id)
-    headers = {"X-CSRFToken": token, "HX-Request": "true"}
-    for cell in blanks(game.puzzle):
-        answer = client.post(
-            f"/g/{game_id}/cell/{cell_name(cell)}", data={"digit": game.solution[cell]}, headers=headers
-        )
-        assert answer.status_code == 200
-    assert game_row(app, game_id).completed_at is not None
 
 
 def rows_of(client: FlaskClient, study_id: int, kind: str) -> list[dict[str, str]]:
@@ -100,28 +50,10 @@ def rows_of(client: FlaskClient, study_id: int, kind: str) -> list[dict[str, str
     return list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
 
 
-def stored(app: Flask, model: type, **where: object) -> int:
-    """How many rows of a table match."""
-    with db.sessions_of(app)() as session:
-        query = select(func.count()).select_from(model)
-        for name, value in where.items():
-            query = query.where(getattr(model, name) == value)
-        return int(session.scalar(query) or 0)
-
-
 def report_bodies(app: Flask, study_id: int) -> list[str]:
     """The study's stored reports (their figures name participants by public id)."""
     with db.sessions_of(app)() as session:
         return [row.body or "" for row in session.scalars(select(StudyReport).where(StudyReport.study_id == study_id))]
-
-
-def participant_row(app: Flask, study_id: int, label: str) -> Participant | None:
-    """The participant who arrived with a label (found by its keyed hash, as stored)."""
-    with db.sessions_of(app)() as session:
-        hashed = label_hash(str(app.secret_key), label)
-        return session.scalar(
-            select(Participant).where(Participant.study_id == study_id, Participant.label_hash == hashed)
-        )
 
 
 def test_giving_up_is_recorded_and_the_study_goes_on(

@@ -23,12 +23,12 @@ import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from job_support import computed_report, prepared
+from helpers.jobs import computed_report, prepared
+from helpers.play import blanks, show_game
+from helpers.studies import EMAIL, PASSWORD, enter_study, form_token, open_study
+from helpers.web import csrf_token_of
 from markupsafe import escape
 from sqlalchemy import func, select
-from test_play_routes import blanks, show_game
-from test_studies import EMAIL, PASSWORD, enter_study, form_token, open_study
-from web_support import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from sudoku_engine.grid import cell_name

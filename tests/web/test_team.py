@@ -12,16 +12,14 @@ from datetime import timedelta
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
-from test_studies import create, form_token
-from web_support import csrf_token_of
+from helpers.studies import create, form_token
+from helpers.team import ADMIN, NEW_PASSWORD, OTHER, PASSWORD, RESEARCHER, account, logged_in, post
+from helpers.web import csrf_token_of
 
 from sudoku_engine.generate import generate_puzzle
 from webapp import db, jobs
 from webapp.models import User, utcnow
 
-ADMIN, RESEARCHER, OTHER = "admin@lab.example", "owner@lab.example", "colleague@lab.example"
-PASSWORD, NEW_PASSWORD = "correct horse", "battery staple"
 INVITE_LINK = re.compile(r'id="invite-link"[^>]*value="(http://[^"]+/research/invite/([\w-]+))"')
 
 
@@ -39,33 +37,11 @@ def puzzles() -> list[tuple[str, str]]:
     return [(str(m.puzzle), str(m.solution)) for m in made]
 
 
-def account(app: Flask, email: str, *, admin: bool = False) -> None:
-    """An account made on the command line."""
-    args = ["user", "create", email, "--password", PASSWORD, *(["--admin"] if admin else [])]
-    result = app.test_cli_runner().invoke(args=args)
-    assert result.exit_code == 0, result.output
-
-
-def logged_in(app: Flask, email: str, password: str = PASSWORD) -> FlaskClient:
-    """A new client logged in through the login page."""
-    client = app.test_client()
-    token = form_token(client, "/research/login")
-    answer = client.post("/research/login", data={"email": email, "password": password, "csrf_token": token})
-    assert answer.status_code == 302, answer.get_data(as_text=True)
-    return client
-
-
 def log_in_status(app: Flask, email: str, password: str) -> tuple[int, str]:
     """The login page's answer to these credentials."""
     client = app.test_client()
     token = form_token(client, "/research/login")
     answer = client.post("/research/login", data={"email": email, "password": password, "csrf_token": token})
-    return answer.status_code, answer.get_data(as_text=True)
-
-
-def post(client: FlaskClient, path: str, **fields: str) -> tuple[int, str]:
-    """A form post with the page's CSRF token; the status and the page."""
-    answer = client.post(path, data={**fields, "csrf_token": form_token(client, "/research/account")})
     return answer.status_code, answer.get_data(as_text=True)
 
 

@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 import pytest
 from flask import Flask
-from job_support import wait_for
+from helpers.jobs import wait_for
+from helpers.learning import banked_app, play
+from helpers.team import ADMIN, RESEARCHER, account, logged_in, post
+from helpers.web import Clock
 from sqlalchemy import select
-from test_learning import banked_app, play
-from test_team import ADMIN, RESEARCHER, account, logged_in, post
-from web_support import Clock
 
 from webapp import db, jobs
 from webapp.games import calibration, learning

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 import redis
-from job_support import wait_for as job_wait
-from services import free_port, fresh_postgres_database, redis_url
+from helpers.jobs import wait_for as job_wait
+from helpers.services import free_port, fresh_postgres_database, redis_url
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import sessionmaker
 from werkzeug.security import generate_password_hash

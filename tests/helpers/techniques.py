@@ -6,8 +6,7 @@ import csv
 import re
 from collections.abc import Iterable
 
-from corpus_data import corpus_file, read_puzzles
-
+from helpers.corpus import corpus_file, read_puzzles
 from sudoku_engine import logic, solver
 from sudoku_engine.board import Board, Step
 from sudoku_engine.grid import PEERS, bit, parse_cell

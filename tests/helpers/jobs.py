@@ -13,8 +13,8 @@ from typing import TypeVar
 
 from flask import Flask
 from flask.testing import FlaskClient
-from web_support import csrf_header_of
 
+from helpers.web import csrf_header_of
 from sudoku_engine.generate import generate
 from sudoku_engine.grid import format_values, parse_values
 from sudoku_engine.isomorph import canonical
